@@ -1,0 +1,80 @@
+extension ObservableType {
+    /// Subscribes with closures for each kind of event.
+    ///
+    /// - Parameters:
+    ///   - onNext: Called for each element.
+    ///   - onError: Called once if the sequence fails.
+    ///   - onCompleted: Called once if the sequence completes.
+    ///   - onDisposed: Called once when the subscription ends: after a terminal event or on dispose.
+    /// - Returns: The subscription; disposing it cancels the work and no handler runs afterwards.
+    /// - Note: Handlers run on the thread the events arrive on. Thread-safe.
+    public func subscribe(
+        onNext: ((Element) -> Void)? = nil,
+        onError: ((Error) -> Void)? = nil,
+        onCompleted: (() -> Void)? = nil,
+        onDisposed: (() -> Void)? = nil
+    ) -> Disposable {
+        let subscriber = ClosureSubscriber(
+            onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed
+        )
+        subscriber.setUpstream(asObservable().subscribe(subscriber))
+        return subscriber
+    }
+
+    /// Subscribes with one closure that receives every event.
+    public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> Disposable {
+        subscribe(
+            onNext: { on(.next($0)) },
+            onError: { on(.error($0)) },
+            onCompleted: { on(.completed) }
+        )
+    }
+}
+
+/// The terminal observer behind `subscribe(onNext:onError:onCompleted:onDisposed:)`.
+///
+/// It is also the disposable handed to the user, so one object serves a whole subscription's tail.
+// @unchecked Sendable: handlers are immutable; the lifecycle word orders terminal events and dispose.
+final class ClosureSubscriber<Element>: SubscriptionNode<Element>, @unchecked Sendable {
+    private let nextHandler: ((Element) -> Void)?
+    private let errorHandler: ((Error) -> Void)?
+    private let completedHandler: (() -> Void)?
+    private let disposedHandler: (() -> Void)?
+
+    init(
+        onNext: ((Element) -> Void)?,
+        onError: ((Error) -> Void)?,
+        onCompleted: (() -> Void)?,
+        onDisposed: (() -> Void)?
+    ) {
+        nextHandler = onNext
+        errorHandler = onError
+        completedHandler = onCompleted
+        disposedHandler = onDisposed
+        super.init()
+    }
+
+    override func onNext(_ element: Element) {
+        if !isStoppedOrDisposed {
+            nextHandler?(element)
+        }
+    }
+
+    override func onError(_ error: Error) {
+        if claimTerminal() {
+            errorHandler?(error)
+            dispose()
+        }
+    }
+
+    override func onCompleted() {
+        if claimTerminal() {
+            completedHandler?()
+            dispose()
+        }
+    }
+
+    override func didDispose() {
+        disposedHandler?()
+    }
+}

@@ -1,0 +1,20 @@
+/// Errors raised by RxCore operators themselves.
+public enum RxError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A sequence that had to produce an element (`asSingle`, `Single`) completed without one.
+    case noElements
+    /// A sequence that had to produce exactly one element produced more.
+    case moreThanOneElement
+    /// `timeout` elapsed before the source produced an event.
+    case timeout
+    /// An argument was outside the accepted range (a negative count, say).
+    case argumentOutOfRange
+
+    public var description: String {
+        switch self {
+        case .noElements: return "Sequence completed without producing an element."
+        case .moreThanOneElement: return "Sequence produced more than one element."
+        case .timeout: return "Sequence timed out."
+        case .argumentOutOfRange: return "Argument out of range."
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// Factory functions for disposables, as in RxSwift.
+public enum Disposables {
+    /// A disposable that does nothing.
+    public static func create() -> Disposable {
+        NopDisposable()
+    }
+
+    /// A disposable that runs `dispose` once, on the first `dispose()` call.
+    public static func create(with dispose: @escaping () -> Void) -> Cancelable {
+        AnonymousDisposable(dispose)
+    }
+
+    /// A disposable that disposes both.
+    public static func create(_ disposable1: Disposable, _ disposable2: Disposable) -> Cancelable {
+        CompositeDisposable(disposables: [disposable1, disposable2])
+    }
+
+    /// A disposable that disposes all three.
+    public static func create(
+        _ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable
+    ) -> Cancelable {
+        CompositeDisposable(disposables: [disposable1, disposable2, disposable3])
+    }
+
+    /// A disposable that disposes every one of `disposables`.
+    public static func create(_ disposables: [Disposable]) -> Cancelable {
+        CompositeDisposable(disposables: disposables)
+    }
+}
+
+/// Does nothing; returned where there is nothing to release.
+struct NopDisposable: Disposable {
+    func dispose() {}
+}

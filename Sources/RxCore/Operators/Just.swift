@@ -1,0 +1,65 @@
+extension Observable {
+    /// A sequence of one element, then completion.
+    public static func just(_ element: Element) -> Observable<Element> {
+        JustObservable(element)
+    }
+
+    /// A sequence that completes at once.
+    public static func empty() -> Observable<Element> {
+        EmptyObservable()
+    }
+
+    /// A sequence that fails at once with `error`.
+    public static func error(_ error: Error) -> Observable<Element> {
+        ErrorObservable(error)
+    }
+
+    /// A sequence that never emits and never terminates (until disposed).
+    public static func never() -> Observable<Element> {
+        NeverObservable()
+    }
+}
+
+// @unchecked Sendable: immutable after init.
+final class JustObservable<Element>: Observable<Element>, @unchecked Sendable {
+    private let element: Element
+
+    init(_ element: Element) {
+        self.element = element
+    }
+
+    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+        observer.onNext(element)
+        observer.onCompleted()
+        return Disposables.create()
+    }
+}
+
+// @unchecked Sendable: immutable after init.
+final class EmptyObservable<Element>: Observable<Element>, @unchecked Sendable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+        observer.onCompleted()
+        return Disposables.create()
+    }
+}
+
+// @unchecked Sendable: immutable after init.
+final class ErrorObservable<Element>: Observable<Element>, @unchecked Sendable {
+    private let error: Error
+
+    init(_ error: Error) {
+        self.error = error
+    }
+
+    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+        observer.onError(error)
+        return Disposables.create()
+    }
+}
+
+// @unchecked Sendable: immutable after init.
+final class NeverObservable<Element>: Observable<Element>, @unchecked Sendable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+        Disposables.create()
+    }
+}

@@ -1,0 +1,55 @@
+extension ObservableType {
+    /// Transforms each element; an error thrown by `transform` terminates the sequence with it.
+    ///
+    /// - Note: `transform` runs on the thread the element arrives on.
+    public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
+        MapObservable(source: asObservable(), transform: transform)
+    }
+}
+
+// @unchecked Sendable: immutable after init.
+final class MapObservable<Source, Result>: Observable<Result>, @unchecked Sendable {
+    private let source: Observable<Source>
+    private let transform: (Source) throws -> Result
+
+    init(source: Observable<Source>, transform: @escaping (Source) throws -> Result) {
+        self.source = source
+        self.transform = transform
+    }
+
+    override func subscribe(_ observer: ObserverNode<Result>) -> Disposable {
+        let sink = MapSink(transform: transform, downstream: observer)
+        sink.setUpstream(source.subscribe(sink))
+        return sink
+    }
+}
+
+// @unchecked Sendable: `transform` is immutable; state is the atomic lifecycle word of Sink.
+final class MapSink<Source, Result>: Sink<Source, Result>, @unchecked Sendable {
+    private let transform: (Source) throws -> Result
+
+    init(transform: @escaping (Source) throws -> Result, downstream: ObserverNode<Result>) {
+        self.transform = transform
+        super.init(downstream: downstream)
+    }
+
+    override func onNext(_ element: Source) {
+        guard !isStoppedOrDisposed else { return }
+        let result: Result
+        do {
+            result = try transform(element)
+        } catch {
+            forwardError(error)
+            return
+        }
+        forwardNext(result)
+    }
+
+    override func onError(_ error: Error) {
+        forwardError(error)
+    }
+
+    override func onCompleted() {
+        forwardCompleted()
+    }
+}

@@ -1,0 +1,47 @@
+/// One mutable `State` behind one lock, in a single allocation (the lock lives in the object's tail).
+///
+/// All shared mutable state in this package goes through `withLock`. The closure must not call
+/// observers, plugins or any user code: decide under the lock, return what to do, act after it.
+/// The lock is not recursive. Copies of a `LockedState` share the same state.
+///
+/// - Note: Thread-safe.
+// @unchecked Sendable: `State` is only ever reached inside `withLock`, under the one mutex.
+package struct LockedState<State>: @unchecked Sendable {
+    @usableFromInline
+    let storage: LockedStorage<State>
+
+    /// Creates a box holding `initial`.
+    package static func make(_ initial: State) -> LockedState<State> {
+        LockedState(storage: LockedStorage.make(initial))
+    }
+
+    /// Runs `body` with exclusive access to the state and returns its result.
+    @inlinable
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try storage.withLock(body)
+    }
+}
+
+@usableFromInline
+final class LockedStorage<State>: ManagedBuffer<State, PlatformLock.Primitive> {
+    static func make(_ initial: State) -> LockedStorage<State> {
+        let buffer = create(minimumCapacity: 1) { _ in initial }
+        // `create` is declared to return the base class; the dynamic type is `Self`.
+        let storage = unsafeDowncast(buffer, to: LockedStorage<State>.self)
+        storage.withUnsafeMutablePointerToElements { PlatformLock.initialize($0) }
+        return storage
+    }
+
+    deinit {
+        withUnsafeMutablePointerToElements { PlatformLock.destroy($0) }
+    }
+
+    @inlinable
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try withUnsafeMutablePointers { state, lock in
+            PlatformLock.lock(lock)
+            defer { PlatformLock.unlock(lock) }
+            return try body(&state.pointee)
+        }
+    }
+}

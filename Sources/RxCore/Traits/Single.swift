@@ -1,0 +1,115 @@
+/// The event a `Single` delivers: one element, or an error.
+public typealias SingleEvent<Element> = Result<Element, Error>
+
+/// A sequence of exactly one element or an error — the shape of a request/response call.
+///
+/// - Note: Like `Observable`, a `Single` is a cold description of work: each subscription runs it.
+///   Thread-safe to subscribe from any thread.
+public struct Single<Element>: ObservableConvertibleType, Sendable {
+    /// The function handed to `create`, which delivers the one event.
+    public typealias SingleObserver = (SingleEvent<Element>) -> Void
+
+    @usableFromInline
+    let source: Observable<Element>
+
+    /// Wraps an observable already known to emit one element or an error; see `asSingle()` for one
+    /// that is checked.
+    @usableFromInline
+    init(unchecked source: Observable<Element>) {
+        self.source = source
+    }
+
+    /// Creates a `Single` from a subscribe function.
+    ///
+    /// - Parameter subscribe: Receives the `single` function; call it once with `.success(value)`
+    ///   or `.failure(error)`, and return what to release on dispose. Later calls are ignored.
+    public static func create(subscribe: @escaping (@escaping SingleObserver) -> Disposable) -> Single<Element> {
+        Single(unchecked: Observable.create { observer in
+            subscribe { event in
+                switch event {
+                case .success(let element):
+                    observer.onNext(element)
+                    observer.onCompleted()
+                case .failure(let error):
+                    observer.onError(error)
+                }
+            }
+        })
+    }
+
+    /// The sequence as an `Observable` of one element (then completion) or an error.
+    public func asObservable() -> Observable<Element> {
+        source
+    }
+
+    /// Returns itself.
+    public func asSingle() -> Single<Element> {
+        self
+    }
+
+    /// Subscribes with closures for success, failure and disposal.
+    ///
+    /// - Parameters:
+    ///   - onSuccess: Called once with the element.
+    ///   - onFailure: Called once with the error.
+    ///   - onDisposed: Called once when the subscription ends: after the event or on dispose.
+    /// - Returns: The subscription; disposing it cancels the work and no handler runs afterwards.
+    /// - Note: Handlers run on the thread the event arrives on.
+    public func subscribe(
+        onSuccess: ((Element) -> Void)? = nil,
+        onFailure: ((Error) -> Void)? = nil,
+        onDisposed: (() -> Void)? = nil
+    ) -> Disposable {
+        let subscriber = SingleSubscriber<Element>(
+            onSuccess: onSuccess, onFailure: onFailure, onDisposed: onDisposed
+        )
+        subscriber.setUpstream(source.subscribe(subscriber))
+        return subscriber
+    }
+
+    /// Subscribes with one closure that receives the result.
+    public func subscribe(_ observer: @escaping (SingleEvent<Element>) -> Void) -> Disposable {
+        subscribe(onSuccess: { observer(.success($0)) }, onFailure: { observer(.failure($0)) })
+    }
+}
+
+/// The terminal observer of a `Single`: success on the first element, failure on an error, and
+/// `RxError.noElements` if the source completes empty.
+// @unchecked Sendable: handlers are immutable; the lifecycle word orders the one event and dispose.
+final class SingleSubscriber<Element>: SubscriptionNode<Element>, @unchecked Sendable {
+    private let successHandler: ((Element) -> Void)?
+    private let failureHandler: ((Error) -> Void)?
+    private let disposedHandler: (() -> Void)?
+
+    init(onSuccess: ((Element) -> Void)?, onFailure: ((Error) -> Void)?, onDisposed: (() -> Void)?) {
+        successHandler = onSuccess
+        failureHandler = onFailure
+        disposedHandler = onDisposed
+        super.init()
+    }
+
+    override func onNext(_ element: Element) {
+        if claimTerminal() {
+            successHandler?(element)
+            dispose()
+        }
+    }
+
+    override func onError(_ error: Error) {
+        if claimTerminal() {
+            failureHandler?(error)
+            dispose()
+        }
+    }
+
+    override func onCompleted() {
+        if claimTerminal() {
+            failureHandler?(RxError.noElements)
+            dispose()
+        }
+    }
+
+    override func didDispose() {
+        disposedHandler?()
+    }
+}

@@ -1,0 +1,4 @@
+import RxCore
+
+/// Namespace of the testing helpers.
+public enum RxTestingModule {}

@@ -1,0 +1,54 @@
+import Benchmark
+import OpenCombine
+import RxCore
+
+// Single: Single.create → map → subscribe, Size.single times (OpenCombine: Future → map → sink).
+// The chain is built inside the loop, as a request per call is; everything is measured.
+
+struct BenchmarkError: Error {}
+
+extension Single {
+    /// `map` on a Single, spelled with what RxCore has today (Single has no `map` of its own yet).
+    func mapped<Result>(_ transform: @escaping (Element) throws -> Result) -> Single<Result> {
+        asObservable().map(transform).asSingle()
+    }
+}
+
+func registerSingleWorkloads() {
+    register("single", .rxCore, events: Size.single) { benchmark in
+        var sum = 0
+        for _ in 0..<Size.single {
+            let subscription = Single<Int>.create { single in
+                single(.success(1))
+                return Disposables.create()
+            }
+            .mapped { $0 &+ 1 }
+            .subscribe(onSuccess: { sum &+= $0 })
+            subscription.dispose()
+        }
+        blackHole(sum)
+    }
+
+    register("single", .openCombine, events: Size.single) { benchmark in
+        var sum = 0
+        for _ in 0..<Size.single {
+            let cancellable = Future<Int, Error> { promise in promise(.success(1)) }
+                .map { $0 &+ 1 }
+                .sink(receiveCompletion: { _ in }, receiveValue: { sum &+= $0 })
+            cancellable.cancel()
+        }
+        blackHole(sum)
+    }
+
+    register("single", .closures, events: Size.single) { benchmark in
+        var sum = 0
+        for _ in 0..<Size.single {
+            ClosureSingle<Int> { $0(.success(1)) }
+                .map { $0 &+ 1 }
+                .run { result in
+                    if case .success(let value) = result { sum &+= value }
+                }
+        }
+        blackHole(sum)
+    }
+}

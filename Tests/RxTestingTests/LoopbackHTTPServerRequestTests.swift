@@ -228,4 +228,21 @@ final class LoopbackHTTPServerRequestTests: XCTestCase {
         XCTAssertTrue(client.readToEnd().hasPrefix("HTTP/1.1 200 OK\r\n"))
         XCTAssertEqual(server.requests.first?.queryValue("x"), "1")
     }
+
+    func testTheLogKeepsOnlyTheMostRecentRequestsBeyondItsLimit() throws {
+        // given
+        let server = LoopbackHTTPServer(requestLogLimit: 3)
+        try server.start()
+        defer { server.stop() }
+        let client = try XCTUnwrap(RawHTTPClient(port: server.port))
+
+        // when
+        for index in 0..<10 {
+            client.send("GET /r\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = client.readResponse()
+        }
+
+        // then
+        XCTAssertEqual(server.requests.map(\.path), ["/r7", "/r8", "/r9"])
+    }
 }

@@ -57,8 +57,8 @@ public struct LoopbackHTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByD
             }
             if let index = fields.firstIndex(where: { Self.sameName($0.name, name) }) {
                 fields[index].value = newValue
-                fields = fields.enumerated().filter { $0.offset <= index || !Self.sameName($0.element.name, name) }
-                    .map(\.element)
+                let later = fields[(index + 1)...].filter { !Self.sameName($0.name, name) }
+                fields.replaceSubrange((index + 1)..., with: later)
             } else {
                 fields.append(Field(name: name, value: newValue))
             }

@@ -76,27 +76,50 @@ public struct LoopbackHTTPResponse: Sendable, Equatable {
     // MARK: Factories
 
     /// A response with the status `code` and no body.
+    ///
+    /// - Parameter code: The status code.
+    /// - Returns: The response.
     public static func status(_ code: Int) -> LoopbackHTTPResponse {
         LoopbackHTTPResponse(status: code)
     }
 
     /// A `text/plain; charset=utf-8` response.
+    ///
+    /// - Parameters:
+    ///   - text: The body, sent as UTF-8.
+    ///   - status: The status code.
+    /// - Returns: The response.
     public static func text(_ text: String, status: Int = 200) -> LoopbackHTTPResponse {
         LoopbackHTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data(text.utf8))
     }
 
     /// An `application/json` response whose body is `json` as UTF-8 (sent as is, not validated).
+    ///
+    /// - Parameters:
+    ///   - json: The body, sent as UTF-8; malformed JSON is allowed on purpose.
+    ///   - status: The status code.
+    /// - Returns: The response.
     public static func json(_ json: String, status: Int = 200) -> LoopbackHTTPResponse {
         .json(Data(json.utf8), status: status)
     }
 
     /// An `application/json` response whose body is `data` (sent as is, not validated).
+    ///
+    /// - Parameters:
+    ///   - data: The body.
+    ///   - status: The status code.
+    /// - Returns: The response.
     public static func json(_ data: Data, status: Int = 200) -> LoopbackHTTPResponse {
         LoopbackHTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: data)
     }
 
     /// An `application/json` response with `value` encoded by `encoder`.
     ///
+    /// - Parameters:
+    ///   - value: The value to encode.
+    ///   - encoder: The encoder to use.
+    ///   - status: The status code.
+    /// - Returns: The response.
     /// - Throws: The encoder's error (a route handler that throws answers 500).
     public static func json<Value: Encodable>(
         encoding value: Value,
@@ -107,6 +130,12 @@ public struct LoopbackHTTPResponse: Sendable, Equatable {
     }
 
     /// A response with `data` as body and the given `Content-Type`.
+    ///
+    /// - Parameters:
+    ///   - data: The body.
+    ///   - contentType: The `Content-Type` header value.
+    ///   - status: The status code.
+    /// - Returns: The response.
     public static func data(
         _ data: Data,
         contentType: String = "application/octet-stream",
@@ -116,6 +145,9 @@ public struct LoopbackHTTPResponse: Sendable, Equatable {
     }
 
     /// Writes `bytes` verbatim as the whole response and closes the connection.
+    ///
+    /// - Parameter bytes: Everything the client will read, status line and headers included.
+    /// - Returns: The response.
     public static func raw(_ bytes: Data) -> LoopbackHTTPResponse {
         var response = LoopbackHTTPResponse(body: bytes)
         response.transfer = .raw
@@ -143,6 +175,11 @@ public struct LoopbackHTTPResponse: Sendable, Equatable {
     // MARK: Modifiers
 
     /// This response with another status code.
+    ///
+    /// - Parameters:
+    ///   - code: The status code.
+    ///   - reason: The reason phrase; nil uses the standard one.
+    /// - Returns: The modified copy.
     public func withStatus(_ code: Int, reason: String? = nil) -> LoopbackHTTPResponse {
         var copy = self
         copy.status = code
@@ -151,6 +188,11 @@ public struct LoopbackHTTPResponse: Sendable, Equatable {
     }
 
     /// This response with the header `name` set to `value` (replacing fields of that name).
+    ///
+    /// - Parameters:
+    ///   - name: The field name (compared case-insensitively).
+    ///   - value: The field value, written verbatim.
+    /// - Returns: The modified copy.
     public func withHeader(_ name: String, _ value: String) -> LoopbackHTTPResponse {
         var copy = self
         copy.headers[name] = value
@@ -158,6 +200,9 @@ public struct LoopbackHTTPResponse: Sendable, Equatable {
     }
 
     /// This response sent after waiting `seconds` (real time; keep it to a few hundred ms in tests).
+    ///
+    /// - Parameter seconds: The delay; `stop()` ends it early and closes the connection.
+    /// - Returns: The modified copy.
     public func delayed(by seconds: TimeInterval) -> LoopbackHTTPResponse {
         var copy = self
         copy.delay = seconds
@@ -168,7 +213,8 @@ public struct LoopbackHTTPResponse: Sendable, Equatable {
     ///
     /// - Parameters:
     ///   - chunkSize: The largest chunk in bytes (at least 1).
-    ///   - delayBetweenChunks: Seconds to sleep between chunks.
+    ///   - delayBetweenChunks: Seconds to sleep between chunks (and before the last, empty chunk).
+    /// - Returns: The modified copy.
     public func chunked(chunkSize: Int = 16_384, delayBetweenChunks: TimeInterval = 0) -> LoopbackHTTPResponse {
         var copy = self
         copy.transfer = .chunked(chunkSize: max(1, chunkSize), delayBetweenChunks: delayBetweenChunks)
@@ -176,6 +222,9 @@ public struct LoopbackHTTPResponse: Sendable, Equatable {
     }
 
     /// This response with its body written one byte at a time, `delayPerByte` seconds apart.
+    ///
+    /// - Parameter delayPerByte: Seconds between bytes.
+    /// - Returns: The modified copy.
     public func trickled(delayPerByte: TimeInterval) -> LoopbackHTTPResponse {
         var copy = self
         copy.transfer = .trickle(delayPerByte: delayPerByte)
@@ -184,6 +233,9 @@ public struct LoopbackHTTPResponse: Sendable, Equatable {
 
     /// This response cut short: the head and the first `count` body bytes, then the connection closes
     /// (the framing headers still announce the whole body).
+    ///
+    /// - Parameter count: How many body bytes to send before closing; 0 sends the head only.
+    /// - Returns: The modified copy.
     public func closingConnection(afterBodyBytes count: Int) -> LoopbackHTTPResponse {
         var copy = self
         copy.ending = .closeAfterBodyBytes(max(0, count))

@@ -1,9 +1,9 @@
 import Foundation
 
 extension LoopbackHTTPServer {
-    /// Every request received so far (since creation or the last `resetRequests()`), in the order
-    /// they arrived completely, including those answered by the fallback. Malformed requests are
-    /// not recorded.
+    /// Every request received so far (since creation or the last `resetRequests()`, at most the
+    /// `requestLogLimit` most recent), in the order they arrived completely, including those answered
+    /// by the fallback. Malformed requests are not recorded.
     ///
     /// - Note: Thread-safe; a snapshot.
     public var requests: [LoopbackHTTPRequest] {

@@ -17,7 +17,11 @@ import RxCore
 /// `Connection: close`, HTTP/1.0, `Content-Length` and chunked request bodies and
 /// `Expect: 100-continue`. Malformed requests get a 4xx/5xx answer and the connection is closed;
 /// they never crash the server. Each connection is served by its own thread (up to 512 at once).
-/// Routes, the fallback and the request log survive `stop()` and `start()`.
+/// Routes, the fallback and the request log survive `stop()` and `start()`. It listens on IPv4 only
+/// (URLSession on Linux rejects IPv6 literal hosts anyway).
+///
+/// On Linux, do not answer 401 with `WWW-Authenticate: Basic` unless the client under test answers
+/// authentication challenges: URLSession there waits forever for a challenge answer.
 ///
 /// - Note: Thread-safe: routes can be changed and the log read from any thread while it runs.
 ///   Route handlers run on the thread of the connection they answer, several at once.
@@ -35,15 +39,19 @@ public final class LoopbackHTTPServer: Sendable {
 
     private let state: LockedState<State>
     let router = LoopbackRouter()
-    let log = LoopbackRequestLog()
+    let log: LoopbackRequestLog
 
     /// Creates a stopped server.
     ///
-    /// - Parameter port: The port to listen on; 0 (the default) picks a free port on the first
-    ///   `start()`, and later starts reuse it.
+    /// - Parameters:
+    ///   - port: The port to listen on; 0 (the default) picks a free port on the first `start()`,
+    ///     and later starts reuse it.
+    ///   - requestLogLimit: How many of the most recent requests `requests` keeps, so that a
+    ///     long-running embedded server does not grow without bound.
     /// - Note: Thread-safe.
-    public init(port: UInt16 = 0) {
+    public init(port: UInt16 = 0, requestLogLimit: Int = 10_000) {
         state = LockedState.make(State(port: port))
+        log = LoopbackRequestLog(limit: requestLogLimit)
     }
 
     deinit {

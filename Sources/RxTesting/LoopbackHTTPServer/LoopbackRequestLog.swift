@@ -1,8 +1,8 @@
 import Foundation
 import RxCore
 
-/// What a `LoopbackHTTPServer` has seen: every parsed request in arrival order, and how many
-/// connections it accepted. It outlives stop and restart; `reset()` empties it.
+/// What a `LoopbackHTTPServer` has seen: the most recent `limit` parsed requests in arrival order,
+/// and how many connections it accepted. It outlives stop and restart; `reset()` empties it.
 ///
 /// - Note: Thread-safe.
 final class LoopbackRequestLog: Sendable {
@@ -11,11 +11,24 @@ final class LoopbackRequestLog: Sendable {
         var acceptedConnections = 0
     }
 
+    /// How many requests are kept; older ones are dropped so that a long-running server stays small.
+    let limit: Int
     private let state = LockedState.make(State())
 
-    /// Records a request.
+    /// Creates an empty log keeping at most `limit` requests.
+    init(limit: Int) {
+        self.limit = max(0, limit)
+    }
+
+    /// Records a request (dropping the oldest ones beyond the limit, a batch at a time).
     func append(_ request: LoopbackHTTPRequest) {
-        state.withLock { $0.requests.append(request) }
+        let limit = self.limit
+        state.withLock { state in
+            state.requests.append(request)
+            if state.requests.count > limit + max(1, limit / 8) {
+                state.requests.removeFirst(state.requests.count - limit)
+            }
+        }
     }
 
     /// Counts an accepted connection and returns its number (from 1, never reused).
@@ -26,9 +39,12 @@ final class LoopbackRequestLog: Sendable {
         }
     }
 
-    /// The requests so far, oldest first.
+    /// The most recent `limit` requests, oldest first.
     var requests: [LoopbackHTTPRequest] {
-        state.withLock { $0.requests }
+        let limit = self.limit
+        return state.withLock { state in
+            state.requests.count > limit ? Array(state.requests.suffix(limit)) : state.requests
+        }
     }
 
     /// How many connections were accepted since the server was created.

@@ -1,6 +1,15 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// A sibling package, as swift-nio and swift-async-algorithms keep theirs, so that the library's
+// own Package.swift keeps zero dependencies.
+//
+// ordo-one/benchmark 1.38.1 declares swift-tools 6.3 and, on Linux with Swift 6.3, a dependency
+// on ordo-one/swift-runtime-interposer behind its default "RuntimeInterposer" trait. Naming the
+// traits explicitly (`traits: ["MallocInterposer"]`) leaves that trait off, so SwiftPM neither
+// fetches nor builds the runtime interposer (which the offline package mirror lacks), while the
+// malloc interposer behind the malloc metrics stays on. Trait selection needs tools 6.1.
+// `name:` pins the identity of the parent package, which otherwise is its checkout's folder name.
 let package = Package(
     name: "RxNetworkKitBenchmarks",
     platforms: [.macOS(.v15)],
@@ -10,15 +19,29 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
     ],
     targets: [
+        // The workloads, free of the framework: RxCore, OpenCombine and plain closures.
+        .target(
+            name: "Workloads",
+            dependencies: [
+                .product(name: "RxCore", package: "RxNetworkKit"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
+        // `swift package benchmark` finds this target (under Benchmarks/, with the plugin).
         .executableTarget(
             name: "RxCoreBenchmarks",
             dependencies: [
-                .product(name: "RxCore", package: "RxNetworkKit"),
+                "Workloads",
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "OpenCombine", package: "OpenCombine"),
             ],
             path: "Benchmarks/RxCoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // One workload, once, for callgrind and perf: `rxcore-profile churn/RxCore`.
+        .executableTarget(
+            name: "rxcore-profile",
+            dependencies: ["Workloads"],
+            path: "Profiling/RxCoreProfile"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,40 +1,43 @@
-import Benchmark
 import OpenCombine
 import RxCore
 
 // churn: just(1) → map → subscribe → dispose, Size.churn times. The chain is built inside the
-// loop, as code that makes a request per call does; everything is measured.
+// loop, as code that makes a request per call does; the whole loop is measured.
 
-func registerChurnWorkloads() {
-    register("churn", .rxCore, events: Size.churn) { benchmark in
+let churnWorkloads: [Workload] = [
+    Workload("churn", .rxCore, events: Size.churn) { window in
         var sum = 0
+        window.start()
         for _ in 0..<Size.churn {
             let subscription = Observable.just(1)
                 .map { $0 &+ 1 }
                 .subscribe(onNext: { sum &+= $0 })
             subscription.dispose()
         }
-        blackHole(sum)
-    }
-
-    register("churn", .openCombine, events: Size.churn) { benchmark in
+        window.stop()
+        return sum
+    },
+    Workload("churn", .openCombine, events: Size.churn) { window in
         var sum = 0
+        window.start()
         for _ in 0..<Size.churn {
             let cancellable = Just(1)
                 .map { $0 &+ 1 }
                 .sink { sum &+= $0 }
             cancellable.cancel()
         }
-        blackHole(sum)
-    }
-
-    register("churn", .closures, events: Size.churn) { benchmark in
+        window.stop()
+        return sum
+    },
+    Workload("churn", .closures, events: Size.churn) { window in
         var sum = 0
+        window.start()
         for _ in 0..<Size.churn {
             ClosureSource.just(1)
                 .map { $0 &+ 1 }
                 .subscribe { sum &+= $0 }
         }
-        blackHole(sum)
-    }
-}
+        window.stop()
+        return sum
+    },
+]

@@ -1,18 +1,17 @@
-import Benchmark
 import OpenCombine
 import RxCore
 
 // push: one source → map → filter → map → subscribe; Size.push Ints pushed through it.
 // Only the pushing loop is measured; subscribing and disposing happen outside the window, so
-// mallocCountTotal / events is the allocations per event on the push path (target 0).
+// mallocs / events is the allocations per event on the push path (target 0).
 
 /// Holds the observer an `Observable.create` subscribe handler was given.
 final class ObserverOutlet<Element> {
     var observer: AnyObserver<Element>?
 }
 
-func registerPushWorkloads() {
-    register("push", .rxCore, events: Size.push) { benchmark in
+let pushWorkloads: [Workload] = [
+    Workload("push", .rxCore, events: Size.push) { window in
         let outlet = ObserverOutlet<Int>()
         let source = Observable<Int>.create { observer in
             outlet.observer = observer
@@ -24,17 +23,16 @@ func registerPushWorkloads() {
             .filter { $0 & 1 == 0 }
             .map { $0 &* 3 }
             .subscribe(onNext: { sum &+= $0 })
-        guard let observer = outlet.observer else { return benchmark.error("create handler did not run") }
-        benchmark.startMeasurement()
+        guard let observer = outlet.observer else { return -1 }
+        window.start()
         for value in 0..<Size.push {
             observer.onNext(value)
         }
-        benchmark.stopMeasurement()
+        window.stop()
         subscription.dispose()
-        blackHole(sum)
-    }
-
-    register("push", .openCombine, events: Size.push) { benchmark in
+        return sum
+    },
+    Workload("push", .openCombine, events: Size.push) { window in
         let subject = PassthroughSubject<Int, Never>()
         var sum = 0
         let cancellable = subject
@@ -42,16 +40,15 @@ func registerPushWorkloads() {
             .filter { $0 & 1 == 0 }
             .map { $0 &* 3 }
             .sink { sum &+= $0 }
-        benchmark.startMeasurement()
+        window.start()
         for value in 0..<Size.push {
             subject.send(value)
         }
-        benchmark.stopMeasurement()
+        window.stop()
         cancellable.cancel()
-        blackHole(sum)
-    }
-
-    register("push", .closures, events: Size.push) { benchmark in
+        return sum
+    },
+    Workload("push", .closures, events: Size.push) { window in
         let outlet = ClosureOutlet<Int>()
         var sum = 0
         outlet.source()
@@ -60,11 +57,11 @@ func registerPushWorkloads() {
             .map { $0 &* 3 }
             .subscribe { sum &+= $0 }
         let push = outlet.push
-        benchmark.startMeasurement()
+        window.start()
         for value in 0..<Size.push {
             push(value)
         }
-        benchmark.stopMeasurement()
-        blackHole(sum)
-    }
-}
+        window.stop()
+        return sum
+    },
+]

@@ -1,11 +1,8 @@
-import Benchmark
 import OpenCombine
 import RxCore
 
 // Single: Single.create → map → subscribe, Size.single times (OpenCombine: Future → map → sink).
-// The chain is built inside the loop, as a request per call is; everything is measured.
-
-struct BenchmarkError: Error {}
+// The chain is built inside the loop, as a request per call is; the whole loop is measured.
 
 extension Single {
     /// `map` on a Single, spelled with what RxCore has today (Single has no `map` of its own yet).
@@ -14,9 +11,10 @@ extension Single {
     }
 }
 
-func registerSingleWorkloads() {
-    register("single", .rxCore, events: Size.single) { benchmark in
+let singleWorkloads: [Workload] = [
+    Workload("single", .rxCore, events: Size.single) { window in
         var sum = 0
+        window.start()
         for _ in 0..<Size.single {
             let subscription = Single<Int>.create { single in
                 single(.success(1))
@@ -26,22 +24,24 @@ func registerSingleWorkloads() {
             .subscribe(onSuccess: { sum &+= $0 })
             subscription.dispose()
         }
-        blackHole(sum)
-    }
-
-    register("single", .openCombine, events: Size.single) { benchmark in
+        window.stop()
+        return sum
+    },
+    Workload("single", .openCombine, events: Size.single) { window in
         var sum = 0
+        window.start()
         for _ in 0..<Size.single {
             let cancellable = Future<Int, Error> { promise in promise(.success(1)) }
                 .map { $0 &+ 1 }
                 .sink(receiveCompletion: { _ in }, receiveValue: { sum &+= $0 })
             cancellable.cancel()
         }
-        blackHole(sum)
-    }
-
-    register("single", .closures, events: Size.single) { benchmark in
+        window.stop()
+        return sum
+    },
+    Workload("single", .closures, events: Size.single) { window in
         var sum = 0
+        window.start()
         for _ in 0..<Size.single {
             ClosureSingle<Int> { $0(.success(1)) }
                 .map { $0 &+ 1 }
@@ -49,6 +49,7 @@ func registerSingleWorkloads() {
                     if case .success(let value) = result { sum &+= value }
                 }
         }
-        blackHole(sum)
-    }
-}
+        window.stop()
+        return sum
+    },
+]

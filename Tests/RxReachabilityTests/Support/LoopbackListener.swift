@@ -30,6 +30,14 @@ final class LoopbackListener: @unchecked Sendable {
     private let lock = NSLock()
     private var descriptor: Int32 = -1
     private var source: DispatchSourceRead?
+    private var accepted = 0
+
+    /// How many connections this listener has accepted.
+    var acceptedCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return accepted
+    }
 
     init(family: Family = .ipv4, accepting: Bool = true, backlog: Int32 = 128) throws {
         self.family = family
@@ -127,9 +135,14 @@ final class LoopbackListener: @unchecked Sendable {
         port = actualPort
         if accepting {
             let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-            source.setEventHandler {
+            source.setEventHandler { [weak self] in
                 let client = accept(fd, nil, nil)
-                if client >= 0 { _ = closeDescriptor(client) }
+                guard client >= 0 else { return }
+                _ = closeDescriptor(client)
+                guard let self else { return }
+                self.lock.lock()
+                self.accepted += 1
+                self.lock.unlock()
             }
             source.resume()
             self.source = source

@@ -26,7 +26,7 @@ final class ReachabilityLoopbackTests: RxTestCase {
         let cameBack = Date()
         try listener.reopen()
         let up = try XCTUnwrap(recorder.waitForStatus(number: 3, timeout: 1))
-        XCTAssertLessThan(up.timeIntervalSince(cameBack), interval + 0.1)
+        XCTAssertLessThan(up.timeIntervalSince(cameBack), interval + 0.15)
         XCTAssertTrue(waitUntil(timeout: 0.2) { recorder.becameReachable.value.count == 1 })
 
         subscription.dispose()
@@ -130,7 +130,9 @@ final class ReachabilityLoopbackTests: RxTestCase {
         }
         print("detection latency with probeInterval 0.2 s: down \(summary(downLatencies)), up \(summary(upLatencies))")
         for latency in downLatencies + upLatencies {
-            XCTAssertLessThan(latency, interval + 0.1, "a refused or accepted connect is seen within one interval")
+            // A refused or an accepted connect is seen within one interval plus a loopback round
+            // trip; the slack absorbs timer delays on a loaded machine.
+            XCTAssertLessThan(latency, interval + 0.15)
         }
         XCTAssertEqual(recorder.becameReachable.value.count, 3)
     }

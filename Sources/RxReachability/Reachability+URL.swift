@@ -16,6 +16,7 @@ extension Reachability {
     ///   - prober: See the designated initializer.
     /// - Returns: nil if the URL has no host, or no port and a scheme other than those above, or a
     ///   port outside 1...65535.
+    /// - Note: Thread-safe; like the designated initializer, it probes nothing until subscribed.
     public convenience init?(
         url: URL,
         probeInterval: TimeInterval = 5,

@@ -34,6 +34,7 @@ public struct TCPConnectProbe: TCPProbing {
     /// Creates a prober with its own serial socket queue and resolver queue.
     ///
     /// - Parameter qos: The quality of service of both queues.
+    /// - Note: Copies share the queues; one prober may serve any number of probes at once.
     public init(qos: DispatchQoS = .utility) {
         queue = DispatchQueue(label: "rxnetworkkit.tcp-probe", qos: qos)
         resolverQueue = DispatchQueue(label: "rxnetworkkit.tcp-probe.resolver", qos: qos)

@@ -48,9 +48,9 @@ extension TCPProbing {
     }
 }
 
-/// Carries a `Single`'s observer function into the prober's `@Sendable` completion.
-// @unchecked Sendable: the wrapped function feeds a sink whose atomic lifecycle word accepts one
-// event from any thread; the completion calls it at most once.
+/// Carries a `Single`'s observer function into the prober's `@Sendable` completion, which calls it
+/// at most once; the sink behind it takes one event from any thread (atomic lifecycle word).
+// @unchecked Sendable: immutable; the wrapped function feeds a sink that is safe to call from any thread.
 private final class SingleDelivery: @unchecked Sendable {
     private let single: (SingleEvent<Void>) -> Void
 

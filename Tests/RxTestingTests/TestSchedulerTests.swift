@@ -80,9 +80,11 @@ final class TestSchedulerTests: RxTestCase {
 
     func testNowFollowsTheClockAtTheResolution() {
         let scheduler = TestScheduler(initialClock: 0, resolution: 0.001)
-        XCTAssertEqual(scheduler.now, Date(timeIntervalSince1970: 0))
+        XCTAssertEqual(scheduler.now, Date(timeIntervalSinceReferenceDate: 0))
         scheduler.advanceTo(1_500)
-        XCTAssertEqual(scheduler.now.timeIntervalSince1970, 1.5, accuracy: 1e-9)
+        XCTAssertEqual(scheduler.now.timeIntervalSinceReferenceDate, 1.5, accuracy: 1e-12)
+        scheduler.advanceTo(1_800)
+        XCTAssertEqual(scheduler.now.timeIntervalSince(Date(timeIntervalSinceReferenceDate: 1.5)), 0.3, accuracy: 1e-12)
     }
 
     func testInvalidResolutionFallsBackToOneSecond() {

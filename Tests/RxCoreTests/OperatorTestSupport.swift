@@ -145,3 +145,63 @@ final class ManualSource<Element>: @unchecked Sendable {
         return body()
     }
 }
+
+/// Checks every operator must pass, whatever it does to elements (OpenCombine's CommonTests idea):
+/// disposing mid-stream disposes upstream once and silences the subscription; a source that keeps
+/// talking after its terminal event is ignored; a terminal event from upstream disposes upstream.
+/// `apply` builds the operator on top of a source of Ints; the source emits 1, 2, 3 then ends.
+func assertOperatorConformance<R: Equatable>(
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    _ apply: (Observable<Int>) -> Observable<R>
+) {
+    // Dispose mid-stream.
+    do {
+        let source = ManualSource<Int>()
+        let recorder = Recorder<R>()
+        let subscription = recorder.subscribe(apply(source.observable))
+        source.onNext(1)
+        let before = recorder.events
+        subscription.dispose()
+        subscription.dispose()
+        source.onNext(2)
+        source.onCompleted()
+        XCTAssertEqual(source.disposals, source.subscriptions, "every upstream subscription disposed", file: file, line: line)
+        XCTAssertEqual(source.observerCount, 0, file: file, line: line)
+        XCTAssertEqual(recorder.events, before, "nothing after dispose", file: file, line: line)
+        XCTAssertEqual(recorder.disposed, 1, "onDisposed exactly once", file: file, line: line)
+    }
+    // Terminal events from upstream release upstream.
+    for terminal in [Observed<Int>.completed, .error(TestError.boom)] {
+        let source = ManualSource<Int>()
+        let recorder = Recorder<R>()
+        let subscription = recorder.subscribe(apply(source.observable))
+        source.onNext(1)
+        if terminal == .completed { source.onCompleted() } else { source.onError(TestError.boom) }
+        if recorder.terminalCount == 1 {
+            XCTAssertEqual(source.observerCount, 0, "upstream disposed after \(terminal)", file: file, line: line)
+        }
+        subscription.dispose()
+        XCTAssertEqual(source.observerCount, 0, file: file, line: line)
+        XCTAssertLessThanOrEqual(recorder.terminalCount, 1, file: file, line: line)
+    }
+    // A misbehaving source: talks after its own terminal event.
+    for endWithError in [false, true] {
+        let source = Observable<Int>.create { observer in
+            observer.onNext(1)
+            observer.onNext(2)
+            observer.onNext(3)
+            if endWithError { observer.onError(TestError.boom) } else { observer.onCompleted() }
+            observer.onNext(4)
+            observer.onError(TestError.other)
+            observer.onCompleted()
+            return Disposables.create()
+        }
+        let recorder = Recorder<R>()
+        recorder.subscribe(apply(source)).dispose()
+        XCTAssertLessThanOrEqual(recorder.terminalCount, 1, "\(recorder.events)", file: file, line: line)
+        XCTAssertEqual(recorder.eventsAfterTerminal, 0, "\(recorder.events)", file: file, line: line)
+        XCTAssertFalse(recorder.events.contains(.error(TestError.other)), "\(recorder.events)", file: file, line: line)
+        XCTAssertEqual(recorder.disposed, 1, file: file, line: line)
+    }
+}

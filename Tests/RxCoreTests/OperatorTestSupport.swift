@@ -205,3 +205,31 @@ func assertOperatorConformance<R: Equatable>(
         XCTAssertEqual(recorder.disposed, 1, file: file, line: line)
     }
 }
+
+/// Returns `value`, except that it throws `TestError.boom` for 2: the closure under test in
+/// `assertThrowingClosureFails`.
+func passOrThrowAt2(_ value: Int) throws -> Int {
+    if value == 2 { throw TestError.boom }
+    return value
+}
+
+/// Checks that an operator whose closure throws (built with `passOrThrowAt2`) fails with the
+/// thrown error when the source emits 2, disposes the source, and delivers nothing more.
+func assertThrowingClosureFails<R: Equatable>(
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    _ apply: (Observable<Int>) -> Observable<R>
+) {
+    let source = ManualSource<Int>()
+    let recorder = Recorder<R>()
+    let subscription = recorder.subscribe(apply(source.observable))
+    source.onNext(1)
+    source.onNext(2)
+    XCTAssertEqual(source.observerCount, 0, "source disposed after the throw", file: file, line: line)
+    source.onNext(3)
+    source.onCompleted()
+    XCTAssertEqual(recorder.events.last, .error(TestError.boom), "\(recorder.events)", file: file, line: line)
+    XCTAssertEqual(recorder.terminalCount, 1, file: file, line: line)
+    XCTAssertEqual(recorder.disposed, 1, file: file, line: line)
+    subscription.dispose()
+}

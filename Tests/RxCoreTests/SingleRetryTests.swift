@@ -58,4 +58,11 @@ final class SingleRetryTests: RxTestCase {
         let single = flaky(failures: 1, subscriptions: LockedBox(0)).retryWhen { errors in errors.map { _ in 0 } }
         XCTAssertEqual(collect(single), [.next(2)])
     }
+
+    func testATriggerThatCompletesFailsTheSingleWithNoElementsEvenAsAnObservable() {
+        let single = Single<Int>.error(TestError.boom).retry(when: { errors in errors.take(while: { _ in false }) })
+        XCTAssertEqual(collect(single), [.error(RxError.noElements)])
+        XCTAssertEqual(collect(single.asObservable()), [.error(RxError.noElements)])
+        XCTAssertEqual(collect(Single.just(1).retry(0).asObservable()), [.error(RxError.noElements)])
+    }
 }

@@ -16,20 +16,23 @@ extension Single {
     /// - Returns: A `Single` of the first success, or the last attempt's error, unchanged.
     /// - Note: See `Observable.retry(_:)`.
     public func retry(_ maxAttemptCount: Int) -> Single<Element> {
-        Single(unchecked: source.retry(maxAttemptCount))
+        if maxAttemptCount == 0 {
+            return .error(RxError.noElements)
+        }
+        return Single(unchecked: source.retry(maxAttemptCount))
     }
 
     /// Subscribes again each time the trigger built by `notificationHandler` emits after a failure.
     ///
     /// - Parameter notificationHandler: Builds the trigger from the sequence of errors; its error
-    ///   fails the `Single`, its completion ends it (with `RxError.noElements`, as a `Single` that
-    ///   completes without an element).
+    ///   fails the `Single`; its completion fails it with `RxError.noElements` (a `Single` cannot
+    ///   complete without an element), also when seen through `asObservable()`.
     /// - Returns: A `Single` of the first success.
     /// - Note: Thread-safe, in constant stack depth; see `Observable.retry(when:)`.
     public func retry<Trigger: ObservableType, Failure: Error>(
         when notificationHandler: @escaping (Observable<Failure>) -> Trigger
     ) -> Single<Element> {
-        Single(unchecked: source.retry(when: notificationHandler))
+        source.retry(when: notificationHandler).asSingle()
     }
 
     /// Subscribes again each time the trigger built by `notificationHandler` emits after a failure;
@@ -40,7 +43,7 @@ extension Single {
     public func retry<Trigger: ObservableType>(
         when notificationHandler: @escaping (Observable<Error>) -> Trigger
     ) -> Single<Element> {
-        Single(unchecked: source.retry(when: notificationHandler))
+        source.retry(when: notificationHandler).asSingle()
     }
 
     /// The older spelling of `retry(when:)`.
@@ -50,6 +53,6 @@ extension Single {
     public func retryWhen<Trigger: ObservableType>(
         _ notificationHandler: @escaping (Observable<Error>) -> Trigger
     ) -> Single<Element> {
-        Single(unchecked: source.retry(when: notificationHandler))
+        source.retry(when: notificationHandler).asSingle()
     }
 }

@@ -39,8 +39,8 @@ final class CatchTests: RxTestCase {
     }
 
     func testDisposingWhileOnTheFallbackDisposesTheFallback() {
-        let source = ManualSource<Int>()
-        let fallback = ManualSource<Int>()
+        let source = DrivenSource<Int>()
+        let fallback = DrivenSource<Int>()
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(source.observable.catch { _ in fallback.observable })
         source.onError(TestError.boom)
@@ -54,7 +54,7 @@ final class CatchTests: RxTestCase {
     }
 
     func testTheFallbackCompletingReleasesEverything() {
-        let fallback = ManualSource<Int>()
+        let fallback = DrivenSource<Int>()
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(Observable<Int>.error(TestError.boom).catch { _ in fallback.observable })
         fallback.onCompleted()
@@ -86,7 +86,7 @@ final class CatchTests: RxTestCase {
     }
 
     func testConformance() {
-        assertOperatorConformance { $0.catch { _ in .of(7) } }
-        assertOperatorConformance { $0.catchAndReturn(7) }
+        assertOperatorBasics { $0.catch { _ in .of(7) } }
+        assertOperatorBasics { $0.catchAndReturn(7) }
     }
 }

@@ -17,6 +17,6 @@ final class CompactMapTests: RxTestCase {
     }
 
     func testConformance() {
-        assertOperatorConformance { $0.compactMap { $0.isMultiple(of: 2) ? nil : $0 } }
+        assertOperatorBasics { $0.compactMap { $0.isMultiple(of: 2) ? nil : $0 } }
     }
 }

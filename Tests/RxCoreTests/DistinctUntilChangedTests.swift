@@ -49,6 +49,6 @@ final class DistinctUntilChangedTests: RxTestCase {
     }
 
     func testConformance() {
-        assertOperatorConformance { $0.distinctUntilChanged() }
+        assertOperatorBasics { $0.distinctUntilChanged() }
     }
 }

@@ -41,7 +41,7 @@ final class DoTests: RxTestCase {
     }
 
     func testOnDisposeRunsOnceOnExplicitDisposeAndDisposesTheSource() {
-        let source = ManualSource<Int>()
+        let source = DrivenSource<Int>()
         var disposals = 0
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(source.observable.do(onDispose: { disposals += 1 }))
@@ -107,6 +107,6 @@ final class DoTests: RxTestCase {
     }
 
     func testConformance() {
-        assertOperatorConformance { $0.do(onNext: { _ in }, onError: { _ in }, onDispose: {}) }
+        assertOperatorBasics { $0.do(onNext: { _ in }, onError: { _ in }, onDispose: {}) }
     }
 }

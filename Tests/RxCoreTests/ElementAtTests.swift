@@ -4,7 +4,7 @@ import XCTest
 
 final class ElementAtTests: RxTestCase {
     func testEmitsTheElementAtTheIndexThenCompletesAndDisposesTheSource() {
-        let source = ManualSource<String>()
+        let source = DrivenSource<String>()
         let recorder = Recorder<String>()
         let subscription = recorder.subscribe(source.observable.element(at: 1))
         source.onNext("a")
@@ -19,7 +19,7 @@ final class ElementAtTests: RxTestCase {
     }
 
     func testANegativeIndexFailsWithoutSubscribing() {
-        let source = ManualSource<Int>()
+        let source = DrivenSource<Int>()
         XCTAssertEqual(collect(source.observable.element(at: -1)), [.error(RxError.argumentOutOfRange)])
         XCTAssertEqual(source.subscriptions, 0)
     }
@@ -29,6 +29,6 @@ final class ElementAtTests: RxTestCase {
     }
 
     func testConformance() {
-        assertOperatorConformance { $0.element(at: 1) }
+        assertOperatorBasics { $0.element(at: 1) }
     }
 }

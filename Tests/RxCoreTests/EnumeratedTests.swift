@@ -15,6 +15,6 @@ final class EnumeratedTests: RxTestCase {
     }
 
     func testConformance() {
-        assertOperatorConformance { $0.enumerated().map { $0.index * 100 + $0.element } }
+        assertOperatorBasics { $0.enumerated().map { $0.index * 100 + $0.element } }
     }
 }

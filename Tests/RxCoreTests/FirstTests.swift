@@ -4,7 +4,7 @@ import XCTest
 
 final class FirstTests: RxTestCase {
     func testSucceedsWithTheFirstElementAndDisposesTheSource() {
-        let source = ManualSource<Int>()
+        let source = DrivenSource<Int>()
         var results: [Int?] = []
         let subscription = source.observable.first().subscribe(onSuccess: { results.append($0) })
         source.onNext(4)
@@ -24,6 +24,6 @@ final class FirstTests: RxTestCase {
     }
 
     func testConformance() {
-        assertOperatorConformance { $0.first().asObservable() }
+        assertOperatorBasics { $0.first().asObservable() }
     }
 }

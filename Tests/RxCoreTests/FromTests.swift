@@ -65,7 +65,7 @@ final class FromTests: RxTestCase {
     }
 
     func testDeferredDisposingDisposesTheInnerSubscription() {
-        let inner = ManualSource<Int>()
+        let inner = DrivenSource<Int>()
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(Observable.deferred { inner.observable })
         inner.onNext(1)

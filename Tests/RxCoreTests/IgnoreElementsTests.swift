@@ -21,7 +21,7 @@ final class IgnoreElementsTests: RxTestCase {
     }
 
     func testDisposesTheSourceWhenItEnds() {
-        let source = ManualSource<Int>()
+        let source = DrivenSource<Int>()
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(asInts(source.observable.ignoreElements()))
         source.onNext(1)
@@ -33,6 +33,6 @@ final class IgnoreElementsTests: RxTestCase {
     }
 
     func testConformance() {
-        assertOperatorConformance { asInts($0.ignoreElements()) }
+        assertOperatorBasics { asInts($0.ignoreElements()) }
     }
 }

@@ -34,7 +34,7 @@ final class MaterializeTests: RxTestCase {
     }
 
     func testDematerializeEndsAtTheFirstTerminalElementAndDisposesTheSource() {
-        let source = ManualSource<Event<Int>>()
+        let source = DrivenSource<Event<Int>>()
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(source.observable.dematerialize())
         source.onNext(.next(1))
@@ -46,7 +46,7 @@ final class MaterializeTests: RxTestCase {
     }
 
     func testConformance() {
-        assertOperatorConformance { $0.materialize().map { $0.element ?? -1 } }
-        assertOperatorConformance { $0.materialize().dematerialize() }
+        assertOperatorBasics { $0.materialize().map { $0.element ?? -1 } }
+        assertOperatorBasics { $0.materialize().dematerialize() }
     }
 }

@@ -102,7 +102,7 @@ func collect<Element: Equatable>(_ single: Single<Element>) -> [Observed<Element
 /// A hot source driven by the test: every subscriber (added by `observable`) receives what the test
 /// sends, from whatever thread it sends it. Counts subscriptions and disposals.
 // @unchecked Sendable: every stored var is only touched under `lock`.
-final class ManualSource<Element>: @unchecked Sendable {
+final class DrivenSource<Element>: @unchecked Sendable {
     private let lock = NSLock()
     private var observers: [Int: AnyObserver<Element>] = [:]
     private var nextKey = 0
@@ -150,14 +150,14 @@ final class ManualSource<Element>: @unchecked Sendable {
 /// disposing mid-stream disposes upstream once and silences the subscription; a source that keeps
 /// talking after its terminal event is ignored; a terminal event from upstream disposes upstream.
 /// `apply` builds the operator on top of a source of Ints; the source emits 1, 2, 3 then ends.
-func assertOperatorConformance<R: Equatable>(
+func assertOperatorBasics<R: Equatable>(
     file: StaticString = #filePath,
     line: UInt = #line,
     _ apply: (Observable<Int>) -> Observable<R>
 ) {
     // Dispose mid-stream.
     do {
-        let source = ManualSource<Int>()
+        let source = DrivenSource<Int>()
         let recorder = Recorder<R>()
         let subscription = recorder.subscribe(apply(source.observable))
         source.onNext(1)
@@ -173,7 +173,7 @@ func assertOperatorConformance<R: Equatable>(
     }
     // Terminal events from upstream release upstream.
     for terminal in [Observed<Int>.completed, .error(TestError.boom)] {
-        let source = ManualSource<Int>()
+        let source = DrivenSource<Int>()
         let recorder = Recorder<R>()
         let subscription = recorder.subscribe(apply(source.observable))
         source.onNext(1)
@@ -220,7 +220,7 @@ func assertThrowingClosureFails<R: Equatable>(
     line: UInt = #line,
     _ apply: (Observable<Int>) -> Observable<R>
 ) {
-    let source = ManualSource<Int>()
+    let source = DrivenSource<Int>()
     let recorder = Recorder<R>()
     let subscription = recorder.subscribe(apply(source.observable))
     source.onNext(1)

@@ -4,7 +4,7 @@ import XCTest
 
 final class ReduceTests: RxTestCase {
     func testEmitsTheFinalAccumulationOnCompletion() {
-        let source = ManualSource<Int>()
+        let source = DrivenSource<Int>()
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(source.observable.reduce(0, accumulator: +))
         source.onNext(1)
@@ -43,7 +43,7 @@ final class ReduceTests: RxTestCase {
     }
 
     func testConformance() {
-        assertOperatorConformance { $0.reduce(0, accumulator: +) }
-        assertOperatorConformance { $0.reduce(0, accumulator: +, mapResult: { "\($0)" }) }
+        assertOperatorBasics { $0.reduce(0, accumulator: +) }
+        assertOperatorBasics { $0.reduce(0, accumulator: +, mapResult: { "\($0)" }) }
     }
 }

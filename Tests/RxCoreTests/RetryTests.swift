@@ -72,7 +72,7 @@ final class RetryTests: RxTestCase {
     }
 
     func testDisposingDisposesTheCurrentAttemptAndStopsRetrying() {
-        let source = ManualSource<Int>()
+        let source = DrivenSource<Int>()
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(source.observable.retry(10))
         source.onNext(1)
@@ -89,7 +89,7 @@ final class RetryTests: RxTestCase {
     }
 
     func testAFailureOnAnotherThreadResubscribesOnce() {
-        let source = ManualSource<Int>()
+        let source = DrivenSource<Int>()
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(source.observable.retry(3))
         let done = expectation(description: "failed on a background thread")
@@ -113,7 +113,7 @@ final class RetryTests: RxTestCase {
     }
 
     func testConformance() {
-        assertOperatorConformance { $0.retry(2) }
+        assertOperatorBasics { $0.retry(2) }
     }
 }
 

@@ -46,8 +46,8 @@ final class RetryWhenTests: RxTestCase {
     }
 
     func testTriggerElementsCountOnlyAfterAFailure() {
-        let source = ManualSource<Int>()
-        let trigger = ManualSource<Void>()
+        let source = DrivenSource<Int>()
+        let trigger = DrivenSource<Void>()
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(source.observable.retry(when: { (_: Observable<Error>) in trigger.observable }))
         trigger.onNext(())
@@ -66,8 +66,8 @@ final class RetryWhenTests: RxTestCase {
 
     func testATriggerEndingWhileWaitingEndsTheSequenceAtOnce() {
         for ending in [Observed<Int>.completed, .error(TestError.other)] {
-            let source = ManualSource<Int>()
-            let trigger = ManualSource<Void>()
+            let source = DrivenSource<Int>()
+            let trigger = DrivenSource<Void>()
             let recorder = Recorder<Int>()
             let subscription = recorder.subscribe(source.observable.retry(when: { (_: Observable<Error>) in trigger.observable }))
             source.onError(TestError.boom)
@@ -80,8 +80,8 @@ final class RetryWhenTests: RxTestCase {
     }
 
     func testATriggerEndingWhileAnAttemptRunsTakesEffectWhenItFails() {
-        let source = ManualSource<Int>()
-        let trigger = ManualSource<Void>()
+        let source = DrivenSource<Int>()
+        let trigger = DrivenSource<Void>()
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(source.observable.retry(when: { (_: Observable<Error>) in trigger.observable }))
         trigger.onCompleted()
@@ -123,8 +123,8 @@ final class RetryWhenTests: RxTestCase {
     }
 
     func testDisposingDisposesTheAttemptAndTheTrigger() {
-        let source = ManualSource<Int>()
-        let trigger = ManualSource<Void>()
+        let source = DrivenSource<Int>()
+        let trigger = DrivenSource<Void>()
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(source.observable.retry(when: { (_: Observable<Error>) in trigger.observable }))
         source.onError(TestError.boom)
@@ -141,13 +141,13 @@ final class RetryWhenTests: RxTestCase {
     }
 
     func testConformance() {
-        assertOperatorConformance { $0.retry(when: { errors in errors.take(1) }) }
+        assertOperatorBasics { $0.retry(when: { errors in errors.take(1) }) }
     }
 
     func testATriggerFiringFromAnotherThreadKeepsTheGrammar() {
         for _ in 0..<300 {
-            let source = ManualSource<Int>()
-            let trigger = ManualSource<Int>()
+            let source = DrivenSource<Int>()
+            let trigger = DrivenSource<Int>()
             let recorder = Recorder<Int>()
             let subscription = recorder.subscribe(source.observable.retry(when: { (_: Observable<Error>) in trigger.observable }))
             DispatchQueue.concurrentPerform(iterations: 2) { index in
@@ -174,8 +174,8 @@ final class RetryWhenTests: RxTestCase {
 
     func testATriggerFailingFromAnotherThreadWhileDisposingKeepsTheGrammar() {
         for _ in 0..<300 {
-            let source = ManualSource<Int>()
-            let trigger = ManualSource<Int>()
+            let source = DrivenSource<Int>()
+            let trigger = DrivenSource<Int>()
             let recorder = Recorder<Int>()
             let subscription = recorder.subscribe(source.observable.retry(when: { (_: Observable<Error>) in trigger.observable }))
             DispatchQueue.concurrentPerform(iterations: 3) { index in

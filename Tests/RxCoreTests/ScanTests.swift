@@ -31,6 +31,6 @@ final class ScanTests: RxTestCase {
     }
 
     func testConformance() {
-        assertOperatorConformance { $0.scan(0, accumulator: +) }
+        assertOperatorBasics { $0.scan(0, accumulator: +) }
     }
 }

@@ -4,7 +4,7 @@ import XCTest
 
 final class SingleElementTests: RxTestCase {
     func testForwardsTheOnlyElementAsSoonAsItArrives() {
-        let source = ManualSource<Int>()
+        let source = DrivenSource<Int>()
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(source.observable.single())
         source.onNext(1)
@@ -19,7 +19,7 @@ final class SingleElementTests: RxTestCase {
     }
 
     func testFailsOnASecondElementAndDisposesTheSource() {
-        let source = ManualSource<Int>()
+        let source = DrivenSource<Int>()
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(source.observable.single())
         source.onNext(1)
@@ -43,6 +43,6 @@ final class SingleElementTests: RxTestCase {
     }
 
     func testConformance() {
-        assertOperatorConformance { $0.single() }
+        assertOperatorBasics { $0.single() }
     }
 }

@@ -33,7 +33,7 @@ final class SkipTests: RxTestCase {
     }
 
     func testConformance() {
-        assertOperatorConformance { $0.skip(1) }
-        assertOperatorConformance { $0.skip(while: { $0 < 2 }) }
+        assertOperatorBasics { $0.skip(1) }
+        assertOperatorBasics { $0.skip(while: { $0 < 2 }) }
     }
 }

@@ -11,7 +11,7 @@ final class StartWithTests: RxTestCase {
     }
 
     func testThePrefixGoesOutBeforeTheSourceIsSubscribed() {
-        let source = ManualSource<Int>()
+        let source = DrivenSource<Int>()
         var subscriptionsSeenAtPrefix: [Int] = []
         let subscription = source.observable.startWith(0).subscribe(onNext: { _ in
             subscriptionsSeenAtPrefix.append(source.subscriptions)
@@ -22,12 +22,12 @@ final class StartWithTests: RxTestCase {
     }
 
     func testTheSourceIsNotSubscribedWhenThePrefixIsAllThatIsWanted() {
-        let source = ManualSource<Int>()
+        let source = DrivenSource<Int>()
         XCTAssertEqual(collect(source.observable.startWith(1, 2, 3).take(2)), [.next(1), .next(2), .completed])
         XCTAssertEqual(source.subscriptions, 0)
     }
 
     func testConformance() {
-        assertOperatorConformance { $0.startWith(0) }
+        assertOperatorBasics { $0.startWith(0) }
     }
 }

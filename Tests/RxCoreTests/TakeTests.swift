@@ -5,7 +5,7 @@ import XCTest
 
 final class TakeTests: RxTestCase {
     func testTakeEmitsTheFirstElementsThenCompletesAndDisposesTheSource() {
-        let source = ManualSource<Int>()
+        let source = DrivenSource<Int>()
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(source.observable.take(2))
         source.onNext(1)
@@ -23,20 +23,20 @@ final class TakeTests: RxTestCase {
     }
 
     func testTakeZeroCompletesWithoutSubscribing() {
-        let source = ManualSource<Int>()
+        let source = DrivenSource<Int>()
         XCTAssertEqual(collect(source.observable.take(0)), [.completed])
         XCTAssertEqual(source.subscriptions, 0)
     }
 
     func testTakeNegativeFailsWithArgumentOutOfRangeWithoutSubscribing() {
-        let source = ManualSource<Int>()
+        let source = DrivenSource<Int>()
         XCTAssertEqual(collect(source.observable.take(-1)), [.error(RxError.argumentOutOfRange)])
         XCTAssertEqual(source.subscriptions, 0)
     }
 
     func testTakeConformance() {
-        assertOperatorConformance { $0.take(2) }
-        assertOperatorConformance { $0.take(10) }
+        assertOperatorBasics { $0.take(2) }
+        assertOperatorBasics { $0.take(10) }
     }
 
     func testTakeWhileStopsAtTheFirstFailingElement() {
@@ -50,7 +50,7 @@ final class TakeTests: RxTestCase {
     }
 
     func testTakeWhileDisposesTheSourceWhenItStops() {
-        let source = ManualSource<Int>()
+        let source = DrivenSource<Int>()
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(source.observable.take(while: { $0 > 0 }))
         source.onNext(1)
@@ -70,7 +70,7 @@ final class TakeTests: RxTestCase {
     }
 
     func testAThrowingPredicateFailsTheSequenceAndDisposesTheSource() {
-        let source = ManualSource<Int>()
+        let source = DrivenSource<Int>()
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(source.observable.take(while: { value in
             if value == 2 { throw TestError.boom }
@@ -85,7 +85,7 @@ final class TakeTests: RxTestCase {
     }
 
     func testTakeWhileConformance() {
-        assertOperatorConformance { $0.take(while: { $0 < 100 }) }
-        assertOperatorConformance { $0.take(until: { $0 == 2 }, behavior: .inclusive) }
+        assertOperatorBasics { $0.take(while: { $0 < 100 }) }
+        assertOperatorBasics { $0.take(until: { $0 == 2 }, behavior: .inclusive) }
     }
 }

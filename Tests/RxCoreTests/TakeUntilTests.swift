@@ -5,8 +5,8 @@ import XCTest
 
 final class TakeUntilTests: RxTestCase {
     func testForwardsTheSourceUntilOtherEmitsThenCompletesAndDisposesBoth() {
-        let source = ManualSource<Int>()
-        let other = ManualSource<String>()
+        let source = DrivenSource<Int>()
+        let other = DrivenSource<String>()
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(source.observable.take(until: other.observable))
         source.onNext(1)
@@ -20,8 +20,8 @@ final class TakeUntilTests: RxTestCase {
     }
 
     func testAnErrorFromOtherFailsTheSequence() {
-        let source = ManualSource<Int>()
-        let other = ManualSource<Int>()
+        let source = DrivenSource<Int>()
+        let other = DrivenSource<Int>()
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(source.observable.take(until: other.observable))
         source.onNext(1)
@@ -32,8 +32,8 @@ final class TakeUntilTests: RxTestCase {
     }
 
     func testOtherCompletingWithoutAnElementLetsTheSourceGoOn() {
-        let source = ManualSource<Int>()
-        let other = ManualSource<Int>()
+        let source = DrivenSource<Int>()
+        let other = DrivenSource<Int>()
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(source.observable.take(until: other.observable))
         other.onCompleted()
@@ -45,21 +45,21 @@ final class TakeUntilTests: RxTestCase {
     }
 
     func testOtherFiringOnSubscribeCompletesWithoutSubscribingTheSource() {
-        let source = ManualSource<Int>()
+        let source = DrivenSource<Int>()
         XCTAssertEqual(collect(source.observable.take(until: Observable.just(()))), [.completed])
         XCTAssertEqual(source.subscriptions, 0)
     }
 
     func testTheSourceEndingDisposesOther() {
-        let other = ManualSource<Int>()
+        let other = DrivenSource<Int>()
         XCTAssertEqual(collect(Observable.of(1, 2).take(until: other.observable)), [.next(1), .next(2), .completed])
         XCTAssertEqual(other.subscriptions, 1)
         XCTAssertEqual(other.observerCount, 0)
     }
 
     func testDisposingMidStreamDisposesOther() {
-        let other = ManualSource<Int>()
-        let source = ManualSource<Int>()
+        let other = DrivenSource<Int>()
+        let source = DrivenSource<Int>()
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(source.observable.take(until: other.observable))
         source.onNext(1)
@@ -71,8 +71,8 @@ final class TakeUntilTests: RxTestCase {
     }
 
     func testOtherFiringFromInsideADeliveryCompletesRightAfterIt() {
-        let source = ManualSource<Int>()
-        let other = ManualSource<Void>()
+        let source = DrivenSource<Int>()
+        let other = DrivenSource<Void>()
         var events: [Observed<Int>] = []
         let subscription = source.observable.take(until: other.observable).subscribe(
             onNext: { value in
@@ -91,13 +91,13 @@ final class TakeUntilTests: RxTestCase {
 
     func testConformance() {
         let never = Observable<Int>.never()
-        assertOperatorConformance { $0.take(until: never) }
+        assertOperatorBasics { $0.take(until: never) }
     }
 
     func testOtherFiringFromAnotherThreadWhileTheSourceEmitsKeepsTheGrammar() {
         for _ in 0..<300 {
-            let source = ManualSource<Int>()
-            let other = ManualSource<Int>()
+            let source = DrivenSource<Int>()
+            let other = DrivenSource<Int>()
             let recorder = Recorder<Int>()
             let subscription = recorder.subscribe(source.observable.take(until: other.observable))
             DispatchQueue.concurrentPerform(iterations: 2) { index in
@@ -119,8 +119,8 @@ final class TakeUntilTests: RxTestCase {
 
     func testOtherFailingFromAnotherThreadWhileTheSourceEmitsKeepsTheGrammar() {
         for _ in 0..<300 {
-            let source = ManualSource<Int>()
-            let other = ManualSource<Int>()
+            let source = DrivenSource<Int>()
+            let other = DrivenSource<Int>()
             let recorder = Recorder<Int>()
             let subscription = recorder.subscribe(source.observable.take(until: other.observable))
             DispatchQueue.concurrentPerform(iterations: 3) { index in

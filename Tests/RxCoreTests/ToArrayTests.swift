@@ -21,7 +21,7 @@ final class ToArrayTests: RxTestCase {
     }
 
     func testEmitsOnlyOnCompletionAndEachSubscriptionStartsEmpty() {
-        let source = ManualSource<Int>()
+        let source = DrivenSource<Int>()
         let single = source.observable.toArray()
         var results: [[Int]] = []
         let first = single.subscribe(onSuccess: { results.append($0) })
@@ -37,6 +37,6 @@ final class ToArrayTests: RxTestCase {
     }
 
     func testConformance() {
-        assertOperatorConformance { $0.toArray().asObservable() }
+        assertOperatorBasics { $0.toArray().asObservable() }
     }
 }

@@ -38,8 +38,8 @@ final class CatchObservable<Element>: Observable<Element>, @unchecked Sendable {
 }
 
 /// Observes the source; on its error subscribes the fallback, whose events go straight downstream.
-// @unchecked Sendable: `sourceEnded` is touched only by source events (serialized); the fallback
-// subscription, also touched by dispose, lives in a LockedState.
+// The fallback subscription, also touched by dispose, lives in `state`.
+// @unchecked Sendable: `sourceEnded` is touched only by source events (serialized); the rest is in `state`.
 final class CatchSink<Element>: Sink<Element, Element>, @unchecked Sendable {
     private struct State {
         var fallback: Disposable?

@@ -4,13 +4,6 @@ import RxCore
 // Single: Single.create → map → subscribe, Size.single times (OpenCombine: Future → map → sink).
 // The chain is built inside the loop, as a request per call is; the whole loop is measured.
 
-extension Single {
-    /// `map` on a Single, spelled with what RxCore has today (Single has no `map` of its own yet).
-    func mapped<Result>(_ transform: @escaping (Element) throws -> Result) -> Single<Result> {
-        asObservable().map(transform).asSingle()
-    }
-}
-
 let singleWorkloads: [Workload] = [
     Workload("single", .rxCore, events: Size.single) { window in
         var sum = 0
@@ -20,7 +13,7 @@ let singleWorkloads: [Workload] = [
                 single(.success(1))
                 return Disposables.create()
             }
-            .mapped { $0 &+ 1 }
+            .map { $0 &+ 1 }
             .subscribe(onSuccess: { sum &+= $0 })
             subscription.dispose()
         }

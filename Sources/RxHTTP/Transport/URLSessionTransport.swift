@@ -13,6 +13,8 @@ import RxCore
 ///   an ordinary 401 response with its body (on Linux URLSession would otherwise wait forever,
 ///   swift-corelibs-foundation issue 5456). Server-trust (TLS) challenges get default handling.
 ///
+/// Linux URLSession truncates time-outs to whole seconds (0.5 s times out at once); this
+/// transport hands it whole seconds (rounded up) and enforces fractional time-outs itself.
 /// Linux URLSession rejects IPv6 literal hosts (`http://[::1]:8080/`) with `.badURL`; use a host
 /// name. Redirects are followed; gzip bodies are decoded.
 ///
@@ -41,7 +43,7 @@ public final class URLSessionTransport: HTTPTransport {
         configuration.httpCookieStorage = cookieStorage
         configuration.httpShouldSetCookies = cookieStorage != nil
         configuration.httpCookieAcceptPolicy = cookieStorage == nil ? .never : .always
-        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForRequest = Self.idleTimeout(timeout)
         configure?(configuration)
         self.init(configuration: configuration)
     }
@@ -65,11 +67,21 @@ public final class URLSessionTransport: HTTPTransport {
         _ request: URLRequest,
         completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
     ) -> Disposable {
-        let task = session.dataTask(with: request)
+        var sent = request
+        sent.timeoutInterval = Self.idleTimeout(request.timeoutInterval)
+        let task = session.dataTask(with: sent)
         let exchange = URLSessionExchange(task: task, completion: completion)
         delegate.register(exchange, for: task.taskIdentifier)
         exchange.start(timeout: request.timeoutInterval, timerQueue: timerQueue)
         return exchange
+    }
+
+    /// The idle time-out handed to URLSession: whole seconds, at least one. Linux URLSession
+    /// truncates time-outs to whole seconds, so 0.25 s would time out at once; the exchange's own
+    /// timer enforces the exact (fractional) time-out over the whole request instead.
+    static func idleTimeout(_ timeout: TimeInterval) -> TimeInterval {
+        guard timeout.isFinite, timeout > 0 else { return 60 }
+        return max(1, timeout.rounded(.up))
     }
 }
 

@@ -27,10 +27,9 @@ extension Reactive where Base: HTTPClient {
         headers: [String: String] = [:]
     ) -> Single<T> {
         let client = base
-        let box = ParametersBox(parameters)
         return Single.create { single in
             let handle = client.requestObject(
-                path: path, method: method, parameters: box.parameters, encoding: encoding, headers: headers
+                path: path, method: method, parameters: parameters, encoding: encoding, headers: headers
             ) { (result: Result<T, HTTPClientError>) in
                 single(result.mapError { $0 })
             }
@@ -58,11 +57,3 @@ extension Reactive where Base: HTTPClient {
     }
 }
 
-/// Holds `requestObject`'s parameters for the subscriptions of its `Single`.
-private struct ParametersBox {
-    let parameters: [String: Any?]?
-
-    init(_ parameters: [String: Any?]?) {
-        self.parameters = parameters
-    }
-}

@@ -46,41 +46,41 @@ final class StubTransportTests: RxTestCase {
     }
 
     func testDelaysRunInVirtualTime() throws {
-        let scheduler = VirtualTimeScheduler()
+        let scheduler = TestScheduler(resolution: 0.001)
         let stub = StubTransport(scheduler: scheduler)
         stub.stub(path: "/slow", with: .json("{}", delay: .seconds(3)))
         let inbox = Inbox()
         let exchange = stub.send(try request("/slow"), completion: inbox.put)
-        scheduler.advance(by: 2.999)
+        scheduler.advance(by: .milliseconds(2_999))
         XCTAssertTrue(inbox.results.isEmpty)
-        scheduler.advance(by: 0.001)
+        scheduler.advance(by: .milliseconds(1))
         XCTAssertEqual(inbox.statusCodes, [200])
         exchange.dispose()
         XCTAssertEqual(stub.cancelledCount, 0)
     }
 
     func testDisposeBeforeTheAnswerCancelsIt() throws {
-        let scheduler = VirtualTimeScheduler()
+        let scheduler = TestScheduler(resolution: 0.001)
         let stub = StubTransport(scheduler: scheduler)
         stub.stub(path: "/slow", with: .status(200, delay: .seconds(1)))
         let inbox = Inbox()
         let exchange = stub.send(try request("/slow"), completion: inbox.put)
         exchange.dispose()
-        XCTAssertEqual(scheduler.pendingCount, 0, "the scheduled answer is cancelled")
-        scheduler.advance(by: 5)
+        XCTAssertTrue(scheduler.isIdle, "the scheduled answer is cancelled")
+        scheduler.advance(by: .seconds(5))
         XCTAssertTrue(inbox.results.isEmpty)
         XCTAssertEqual(stub.cancelledCount, 1)
     }
 
     func testAnAnswerLaterThanTheTimeoutTimesOut() throws {
-        let scheduler = VirtualTimeScheduler()
+        let scheduler = TestScheduler(resolution: 0.001)
         let stub = StubTransport(scheduler: scheduler)
         stub.stub(path: "/slow", with: .status(200, delay: .seconds(30)))
         let inbox = Inbox()
         _ = stub.send(try request("/slow", timeout: 2), completion: inbox.put)
-        scheduler.advance(by: 1.9)
+        scheduler.advance(by: .milliseconds(1_900))
         XCTAssertTrue(inbox.results.isEmpty)
-        scheduler.advance(by: 0.1)
+        scheduler.advance(by: .milliseconds(100))
         XCTAssertEqual(inbox.results.count, 1)
         guard case .failure(let error)? = inbox.results.first else { return XCTFail("expected a failure") }
         XCTAssertEqual((error as? HTTPClientError)?.code, .timedOut)
@@ -97,7 +97,7 @@ final class StubTransportTests: RxTestCase {
 
     func testClientOverStubTransportInVirtualTime() throws {
         struct Item: Decodable, Equatable { let id: Int }
-        let scheduler = VirtualTimeScheduler()
+        let scheduler = TestScheduler(resolution: 0.001)
         let stub = StubTransport(scheduler: scheduler)
         stub.stub(path: "/items/1", with: .json(#"{"id":1}"#, delay: .seconds(60)))
         let queue = DispatchQueue(label: "test.callbacks")
@@ -113,7 +113,7 @@ final class StubTransportTests: RxTestCase {
         })
         queue.sync {}
         XCTAssertEqual(stub.sentRequests.count, 1)
-        scheduler.advance(by: 60)
+        scheduler.advance(by: .seconds(60))
         wait(for: [received], timeout: 2)
         subscription.dispose()
     }

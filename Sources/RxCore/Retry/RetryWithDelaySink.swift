@@ -20,13 +20,14 @@ final class RetryWithDelaySink<Element>: Sink<Element, Element>, @unchecked Send
         /// `subscribeLoop` is already on the stack, so that it loops instead of recursing.
         var isSubscribing = false
         var restartRequested = false
+        /// The timer and reachability subscription of the current wait.
+        var pendingWait: Disposable?
     }
 
     private let source: Observable<Element>
     private let policy: RetryWithDelayPolicy
     private let state = LockedState<State>.make(State())
     private let attemptSubscription = SerialDisposable()
-    private let waitSubscription = SerialDisposable()
 
     init(source: Observable<Element>, policy: RetryWithDelayPolicy, downstream: ObserverNode<Element>) {
         self.source = source
@@ -35,7 +36,7 @@ final class RetryWithDelaySink<Element>: Sink<Element, Element>, @unchecked Send
     }
 
     func start() {
-        setUpstream(Disposables.create(attemptSubscription, waitSubscription))
+        setUpstream(attemptSubscription)
         subscribeLoop()
     }
 
@@ -115,26 +116,42 @@ final class RetryWithDelaySink<Element>: Sink<Element, Element>, @unchecked Send
         } else {
             timer = Disposables.create()
         }
+        // The signal may fire while we subscribe (even synchronously, within `subscribe`).
         let reachable = policy.didBecomeReachable.subscribe(
             onNext: { [weak self] in self?.restart(generation: generation) }
         )
-        waitSubscription.disposable = Disposables.create(timer, reachable)
-    }
-
-    /// Starts the next attempt if the wait for `generation` is still current; a no-op otherwise.
-    private func restart(generation: Int) {
-        let claimed = state.withLock { state -> Bool in
+        let pending = Disposables.create(timer, reachable)
+        let stillWaiting = state.withLock { state -> Bool in
             guard case .waiting(let current) = state.phase, current == generation else { return false }
-            state.phase = .running
+            state.pendingWait = pending
             return true
         }
-        guard claimed else { return }
-        waitSubscription.disposable = Disposables.create()
+        if !stillWaiting {
+            pending.dispose()
+        }
+    }
+
+    /// Starts the next attempt if the wait for `generation` is still current; a no-op otherwise, so
+    /// the loser of the timer/reachability race, or a second signal, restarts nothing.
+    private func restart(generation: Int) {
+        let claimed = state.withLock { state -> (claimed: Bool, wait: Disposable?) in
+            guard case .waiting(let current) = state.phase, current == generation else { return (false, nil) }
+            state.phase = .running
+            defer { state.pendingWait = nil }
+            return (true, state.pendingWait)
+        }
+        guard claimed.claimed else { return }
+        claimed.wait?.dispose()
         subscribeLoop()
     }
 
     override func didDispose() {
-        state.withLock { $0.phase = .terminated }
+        let wait = state.withLock { state -> Disposable? in
+            state.phase = .terminated
+            defer { state.pendingWait = nil }
+            return state.pendingWait
+        }
+        wait?.dispose()
         super.didDispose()
     }
 }

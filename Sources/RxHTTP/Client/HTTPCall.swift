@@ -16,13 +16,16 @@ final class HTTPCall<Output>: HeldCall, @unchecked Sendable {
         case cancelled
     }
 
+    typealias Decode = (HTTPResponse, ResponseDecodingContext) throws -> Output
+    typealias Completion = (Result<Output, HTTPClientError>) -> Void
+
     private struct State {
         var phase = Phase.waiting
         var transportTask: Disposable?
         var sentRequest: URLRequest?
         var pluginsAwaitReceive = false
-        var decode: ((HTTPResponse, ResponseDecodingContext) throws -> Output)?
-        var completion: ((Result<Output, HTTPClientError>) -> Void)?
+        var decode: Decode?
+        var completion: Completion?
     }
 
     let id: UInt64
@@ -36,8 +39,8 @@ final class HTTPCall<Output>: HeldCall, @unchecked Sendable {
         id: UInt64,
         urlRequest: URLRequest?,
         info: HTTPRequestInfo,
-        decode: @escaping (HTTPResponse, ResponseDecodingContext) throws -> Output,
-        completion: @escaping (Result<Output, HTTPClientError>) -> Void
+        decode: @escaping Decode,
+        completion: @escaping Completion
     ) {
         self.client = client
         self.id = id
@@ -65,7 +68,7 @@ final class HTTPCall<Output>: HeldCall, @unchecked Sendable {
         do throws(HTTPClientError) {
             try HeaderValidation.validate(request.allHTTPHeaderFields ?? [:], url: request.url)
         } catch {
-            deliver(.failure(error), after: nil)
+            fail(error)
             return
         }
         let proceed = state.withLock { state -> Bool in
@@ -79,6 +82,7 @@ final class HTTPCall<Output>: HeldCall, @unchecked Sendable {
         for plugin in client.plugins {
             plugin.willSend(request, info: info)
         }
+        guard state.withLock({ $0.phase == .sending }) else { return }
         let task = client.transport.send(request) { [self] result in
             let mapped = result.mapError(Self.classify)
             client.callbackQueue.async { self.process(mapped) }
@@ -129,17 +133,20 @@ final class HTTPCall<Output>: HeldCall, @unchecked Sendable {
         }
     }
 
-    /// Fails the call before anything was sent (the request could not be built).
+    /// Fails the call before anything was sent (the request could not be built), on the
+    /// callback queue: never synchronously inside the call that made the request.
     func fail(_ error: HTTPClientError) {
-        deliver(.failure(error), after: nil)
+        client.callbackQueue.async { [self] in
+            deliver(.failure(error), ifStill: .waiting)
+        }
     }
 
     /// On the callback queue: plugins, status validation, decoding, delivery.
     private func process(_ transportResult: Result<HTTPResponse, HTTPClientError>) {
-        let claim = state.withLock { state -> (request: URLRequest, notify: Bool)? in
-            guard state.phase == .sending, let request = state.sentRequest else { return nil }
+        let claim = state.withLock { state -> (request: URLRequest, notify: Bool, decode: Decode)? in
+            guard state.phase == .sending, let request = state.sentRequest, let decode = state.decode else { return nil }
             defer { state.pluginsAwaitReceive = false; state.transportTask = nil }
-            return (request, state.pluginsAwaitReceive)
+            return (request, state.pluginsAwaitReceive, decode)
         }
         guard let claim else { return }
         var result = transportResult.flatMap { response -> Result<HTTPResponse, HTTPClientError> in
@@ -160,16 +167,12 @@ final class HTTPCall<Output>: HeldCall, @unchecked Sendable {
         for plugin in client.plugins {
             result = plugin.process(result, info: info)
         }
-        let decode = state.withLock { $0.decode }
         let output: Result<Output, HTTPClientError> = result.flatMap { response in
-            guard let decode else {
-                return .failure(HTTPClientError(.cancelled, url: claim.request.url))
-            }
             let context = ResponseDecodingContext(
                 decoder: client.configuration.jsonDecoder, envelope: client.configuration.envelope
             )
             do {
-                return .success(try decode(response, context))
+                return .success(try claim.decode(response, context))
             } catch let error as HTTPClientError {
                 return .failure(error)
             } catch {
@@ -179,31 +182,18 @@ final class HTTPCall<Output>: HeldCall, @unchecked Sendable {
                 ))
             }
         }
-        deliver(output, after: .sending)
+        deliver(output, ifStill: .sending)
     }
 
-    /// Delivers `result` if the call is still in `expected` phase (or any unfinished phase when
-    /// nil); on the callback queue.
-    private func deliver(_ result: Result<Output, HTTPClientError>, after expected: Phase?) {
-        let completion = state.withLock { state -> ((Result<Output, HTTPClientError>) -> Void)? in
-            switch state.phase {
-            case .finished, .cancelled:
-                return nil
-            case .waiting, .sending:
-                if let expected, state.phase != expected { return nil }
-                state.phase = .finished
-                defer { state.completion = nil; state.decode = nil }
-                return state.completion
-            }
+    /// Delivers `result` if the call is still in `phase` (not cancelled or finished meanwhile).
+    private func deliver(_ result: Result<Output, HTTPClientError>, ifStill phase: Phase) {
+        let completion = state.withLock { state -> Completion? in
+            guard state.phase == phase else { return nil }
+            state.phase = .finished
+            defer { state.completion = nil; state.decode = nil }
+            return state.completion
         }
-        guard let completion else { return }
-        if expected == nil {
-            // Built-time failure: still asynchronous, on the callback queue.
-            let box = CompletionBox(completion: completion, result: result)
-            client.callbackQueue.async { box.run() }
-        } else {
-            completion(result)
-        }
+        completion?(result)
     }
 
     /// Maps a transport error to the client's error type.
@@ -226,21 +216,5 @@ final class HTTPCall<Output>: HeldCall, @unchecked Sendable {
             }
         }
         return HTTPClientError(.transport, message: "the connection failed", url: url, underlying: error)
-    }
-}
-
-/// Carries a completion and its result to the callback queue.
-// @unchecked Sendable: immutable; handed to exactly one queue, which runs it once.
-private final class CompletionBox<Output>: @unchecked Sendable {
-    let completion: (Result<Output, HTTPClientError>) -> Void
-    let result: Result<Output, HTTPClientError>
-
-    init(completion: @escaping (Result<Output, HTTPClientError>) -> Void, result: Result<Output, HTTPClientError>) {
-        self.completion = completion
-        self.result = result
-    }
-
-    func run() {
-        completion(result)
     }
 }

@@ -39,7 +39,7 @@ extension HTTPClient {
                 declaresAuthorization: requestParts.declaresAuthorization, requestName: requestParts.requestName
             )
             let call = HTTPCall(client: self, id: id, urlRequest: urlRequest, info: info, decode: decode, completion: completion)
-            enqueue(call, id: id, bypassesSuspension: requestParts.bypassesSuspension)
+            enqueue(call, bypassesSuspension: requestParts.bypassesSuspension)
             return HTTPRequestHandle(call: call)
         case .failure(let error):
             let info = HTTPRequestInfo(
@@ -85,7 +85,7 @@ extension HTTPClient {
         }
         try HeaderValidation.validate(headers, url: url)
         let timeout = parts.timeout ?? configuration.timeout
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout > 0 ? timeout : configuration.timeout)
+        var request = URLRequest(url: url, timeoutInterval: timeout > 0 ? timeout : configuration.timeout)
         request.httpMethod = parts.method.rawValue
         request.allHTTPHeaderFields = headers
         request.httpBody = bodyData

@@ -26,7 +26,7 @@ import RxCore
 public final class HTTPClient: Sendable {
     private struct State {
         var isSuspended = false
-        var held: [(id: UInt64, call: any HeldCall)] = []
+        var held: [any HeldCall] = []
         var nextID: UInt64 = 1
     }
 
@@ -141,13 +141,13 @@ public final class HTTPClient: Sendable {
     ///
     /// - Note: Thread-safe. Held requests run their plugins' `prepare` on this thread.
     public func resume() {
-        let released = state.withLock { state -> [(id: UInt64, call: any HeldCall)] in
+        let released = state.withLock { state -> [any HeldCall] in
             state.isSuspended = false
             defer { state.held = [] }
             return state.held
         }
-        for entry in released {
-            entry.call.transmit()
+        for call in released {
+            call.transmit()
         }
     }
 
@@ -160,10 +160,10 @@ public final class HTTPClient: Sendable {
     }
 
     /// Sends `call` now, or holds it if the client is suspended.
-    func enqueue(_ call: any HeldCall, id: UInt64, bypassesSuspension: Bool) {
+    func enqueue(_ call: any HeldCall, bypassesSuspension: Bool) {
         let hold = state.withLock { state -> Bool in
             guard state.isSuspended, !bypassesSuspension else { return false }
-            state.held.append((id: id, call: call))
+            state.held.append(call)
             return true
         }
         if !hold {
@@ -181,6 +181,9 @@ public final class HTTPClient: Sendable {
 
 /// A request the client can hold while suspended.
 protocol HeldCall: AnyObject, Sendable {
+    /// The request id, unique within the client.
+    var id: UInt64 { get }
+
     /// Runs the plugins and sends the request (does nothing if it was cancelled).
     func transmit()
 }

@@ -91,14 +91,14 @@ final class URLSessionExchange: Disposable, @unchecked Sendable {
     }
 
     private func finish(_ result: Result<HTTPResponse, any Error>?, cancelTask: Bool) {
-        let timer = state.withLock { state -> DispatchSourceTimer?? in
-            guard !state.isFinished else { return .none }
+        let claim = state.withLock { state -> (won: Bool, timer: DispatchSourceTimer?) in
+            guard !state.isFinished else { return (false, nil) }
             state.isFinished = true
             defer { state.timer = nil }
-            return .some(state.timer)
+            return (true, state.timer)
         }
-        guard case .some(let timer) = timer else { return }
-        timer?.cancel()
+        guard claim.won else { return }
+        claim.timer?.cancel()
         if cancelTask {
             task.cancel()
         }

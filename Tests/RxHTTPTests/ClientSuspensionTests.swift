@@ -62,6 +62,22 @@ final class ClientSuspensionTests: LoopbackClientTestCase {
         client.resume()
     }
 
+    func testHeldRequestsRunPluginsWhenSentSoTheyPickUpAFreshToken() {
+        server.route(.get, "/*", .json("{}"))
+        let token = LineCollector()
+        token.append("old")
+        let client = makeClient(plugins: [AccessTokenPlugin(defaultAuthorizationType: .bearer) { _ in token.lines.last }])
+        client.suspend()
+        let single: Single<JSONValue> = client.rx.requestObject(path: "/data")
+        let done = expectation(description: "sent")
+        let subscription = single.subscribe(onSuccess: { _ in done.fulfill() })
+        token.append("new")
+        client.resume()
+        wait(for: [done], timeout: 5)
+        subscription.dispose()
+        XCTAssertEqual(server.requests.last?.header("Authorization"), "Bearer new")
+    }
+
     private struct Refresh: Request {
         typealias Response = JSONValue
         var path: String { "/refresh" }

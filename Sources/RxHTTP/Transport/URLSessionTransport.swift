@@ -13,6 +13,9 @@ import RxCore
 ///   an ordinary 401 response with its body (on Linux URLSession would otherwise wait forever,
 ///   swift-corelibs-foundation issue 5456). Server-trust (TLS) challenges get default handling.
 ///
+/// On Linux, creating any `URLSessionConfiguration` makes Foundation create the empty directories
+/// `~/.cache/org.swift.foundation.URLCache/<program>` and `~/.local/share/<program>`; with the
+/// settings above nothing is written into them.
 /// Linux URLSession truncates time-outs to whole seconds (0.5 s times out at once); this
 /// transport hands it whole seconds (rounded up) and enforces fractional time-outs itself.
 /// Linux URLSession rejects IPv6 literal hosts (`http://[::1]:8080/`) with `.badURL`; use a host

@@ -5,10 +5,19 @@ import RxTesting
 import XCTest
 
 final class ClientSuspensionTests: LoopbackClientTestCase {
+    /// Records the order in which requests go to the transport.
+    private struct SendOrder: HTTPPlugin {
+        let log: LineCollector
+        func willSend(_ request: URLRequest, info: HTTPRequestInfo) {
+            log.append(info.path)
+        }
+    }
+
     func testSuspendHoldsRequestsUntilResume() {
         // given a suspended client
         server.route(.get, "/*", .json("{}"))
-        let client = makeClient()
+        let sent = LineCollector()
+        let client = makeClient(plugins: [SendOrder(log: sent)])
         client.suspend()
         XCTAssertTrue(client.isSuspended)
         // when two requests are made
@@ -21,10 +30,12 @@ final class ClientSuspensionTests: LoopbackClientTestCase {
         // then nothing is sent until resume
         Thread.sleep(forTimeInterval: 0.15)
         XCTAssertTrue(server.requests.isEmpty)
+        XCTAssertTrue(sent.lines.isEmpty)
         XCTAssertNil(first.value)
         client.resume()
         wait(for: [done], timeout: 5)
-        XCTAssertEqual(server.requests.map(\.path), ["/one", "/two"])
+        XCTAssertEqual(sent.lines, ["/one", "/two"], "held requests are sent in the order they were made")
+        XCTAssertEqual(Set(server.requests.map(\.path)), ["/one", "/two"])
         XCTAssertNotNil(try? first.value?.get())
         XCTAssertNotNil(try? second.value?.get())
         XCTAssertFalse(client.isSuspended)

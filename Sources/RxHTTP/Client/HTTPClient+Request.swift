@@ -15,22 +15,19 @@ extension HTTPClient {
         _ request: R,
         completion: @escaping (Result<R.Response, HTTPClientError>) -> Void
     ) -> HTTPRequestHandle {
-        start({ () throws(HTTPClientError) -> RequestParts in
-            RequestParts(
-                baseURL: request.baseURL,
-                path: request.path,
-                method: request.method,
-                headers: request.headers,
-                query: ParameterValues.pairs(ParameterValues.compact(request.query)),
-                body: request.body,
-                timeout: request.timeout,
-                bypassesSuspension: request.bypassesSuspension,
-                authorizationType: (request as? any AccessTokenAuthorizable)?.authorizationType,
-                declaresAuthorization: request is any AccessTokenAuthorizable,
-                requestName: String(describing: R.self)
-            )
-        }, decode: { response, context in
-            try request.decodeResponse(response, context: context)
-        }, completion: completion)
+        let parts = RequestParts(
+            baseURL: request.baseURL,
+            path: request.path,
+            method: request.method,
+            headers: request.headers,
+            query: ParameterValues.pairs(ParameterValues.compact(request.query)),
+            body: request.body,
+            timeout: request.timeout,
+            bypassesSuspension: request.bypassesSuspension,
+            authorizationType: (request as? any AccessTokenAuthorizable)?.authorizationType,
+            declaresAuthorization: request is any AccessTokenAuthorizable,
+            requestName: String(describing: R.self)
+        )
+        return start(parts, decode: request.decodeResponse, completion: completion)
     }
 }

@@ -28,25 +28,23 @@ extension HTTPClient {
         headers: [String: String] = [:],
         completion: @escaping (Result<T, HTTPClientError>) -> Void
     ) -> HTTPRequestHandle {
-        let decoding = DecodableResponseDecoding<T>()
-        return start({ () throws(HTTPClientError) -> RequestParts in
-            let compacted = ParameterValues.compact(parameters)
-            var query: [(String, String)] = []
-            var body: (any RequestBody)?
-            let resolved = encoding == .automatic ? (method.encodesParametersInQuery ? .query : .json) : encoding
-            switch resolved {
-            case .query, .automatic:
-                query = ParameterValues.pairs(compacted)
-            case .json:
-                if parameters != nil { body = JSONObjectBody(compacted) }
-            case .form:
-                if parameters != nil { body = FormURLEncodedBody(compacted) }
-            }
-            return RequestParts(
-                baseURL: nil, path: path, method: method, headers: headers, query: query, body: body,
-                timeout: nil, bypassesSuspension: false, authorizationType: nil, declaresAuthorization: false,
-                requestName: "requestObject"
-            )
-        }, decode: decoding.decode, completion: completion)
+        let compacted = ParameterValues.compact(parameters)
+        var query: [(String, String)] = []
+        var body: (any RequestBody)?
+        let resolved = encoding == .automatic ? (method.encodesParametersInQuery ? .query : .json) : encoding
+        switch resolved {
+        case .query, .automatic:
+            query = ParameterValues.pairs(compacted)
+        case .json:
+            if parameters != nil { body = JSONObjectBody(compacted) }
+        case .form:
+            if parameters != nil { body = FormURLEncodedBody(compacted) }
+        }
+        let parts = RequestParts(
+            baseURL: nil, path: path, method: method, headers: headers, query: query, body: body,
+            timeout: nil, bypassesSuspension: false, authorizationType: nil, declaresAuthorization: false,
+            requestName: "requestObject"
+        )
+        return start(parts, decode: DecodableResponseDecoding<T>().decode, completion: completion)
     }
 }

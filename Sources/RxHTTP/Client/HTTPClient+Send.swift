@@ -19,32 +19,22 @@ extension HTTPClient {
     /// Builds, then sends or holds, one request; a request that cannot be built fails with
     /// `.invalidRequest` on the callback queue and nothing is sent.
     func start<Output>(
-        _ parts: () throws(HTTPClientError) -> RequestParts,
+        _ parts: RequestParts,
         decode: @escaping (HTTPResponse, ResponseDecodingContext) throws -> Output,
         completion: @escaping (Result<Output, HTTPClientError>) -> Void
     ) -> HTTPRequestHandle {
         let id = makeRequestID()
-        let built: Result<(RequestParts, URLRequest), HTTPClientError>
+        let info = HTTPRequestInfo(
+            id: id, method: parts.method, path: parts.path,
+            authorizationType: parts.authorizationType,
+            declaresAuthorization: parts.declaresAuthorization, requestName: parts.requestName
+        )
         do throws(HTTPClientError) {
-            let requestParts = try parts()
-            built = .success((requestParts, try buildURLRequest(requestParts)))
-        } catch {
-            built = .failure(error)
-        }
-        switch built {
-        case .success(let (requestParts, urlRequest)):
-            let info = HTTPRequestInfo(
-                id: id, method: requestParts.method, path: requestParts.path,
-                authorizationType: requestParts.authorizationType,
-                declaresAuthorization: requestParts.declaresAuthorization, requestName: requestParts.requestName
-            )
+            let urlRequest = try buildURLRequest(parts)
             let call = HTTPCall(client: self, id: id, urlRequest: urlRequest, info: info, decode: decode, completion: completion)
-            enqueue(call, bypassesSuspension: requestParts.bypassesSuspension)
+            enqueue(call, bypassesSuspension: parts.bypassesSuspension)
             return HTTPRequestHandle(call: call)
-        case .failure(let error):
-            let info = HTTPRequestInfo(
-                id: id, method: .get, path: "", authorizationType: nil, declaresAuthorization: false, requestName: "invalid"
-            )
+        } catch {
             let call = HTTPCall(client: self, id: id, urlRequest: nil, info: info, decode: decode, completion: completion)
             call.fail(error)
             return HTTPRequestHandle(call: call)

@@ -28,7 +28,7 @@ public struct DecodableResponseDecoding<Model: Decodable>: ResponseDecoding {
         }
         let envelope = unwrapsEnvelope ? context.envelope : nil
         guard envelope != nil || keyPath != nil else {
-            return try decodeModel(from: response.body, at: nil, response: response, decoder: context.decoder)
+            return try decodeModel(response, decoder: context.decoder)
         }
 
         let tree: JSONValue
@@ -73,14 +73,14 @@ public struct DecodableResponseDecoding<Model: Decodable>: ResponseDecoding {
         }
     }
 
-    private func decodeModel(from data: Data, at location: String?, response: HTTPResponse, decoder: JSONDecoder) throws -> Model {
+    private func decodeModel(_ response: HTTPResponse, decoder: JSONDecoder) throws -> Model {
         do {
-            return try decoder.decode(Model.self, from: data)
+            return try decoder.decode(Model.self, from: response.body)
         } catch let error as DecodingError {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
                 throw notJSON(response, error)
             }
-            throw shapeError(error, at: location, response)
+            throw shapeError(error, at: nil, response)
         }
     }
 

@@ -80,9 +80,11 @@ final class TestSchedulerTests: RxTestCase {
 
     func testNowFollowsTheClockAtTheResolution() {
         let scheduler = TestScheduler(initialClock: 0, resolution: 0.001)
-        XCTAssertEqual(scheduler.now, Date(timeIntervalSince1970: 0))
+        XCTAssertEqual(scheduler.now, Date(timeIntervalSinceReferenceDate: 0))
         scheduler.advanceTo(1_500)
-        XCTAssertEqual(scheduler.now.timeIntervalSince1970, 1.5, accuracy: 1e-9)
+        XCTAssertEqual(scheduler.now.timeIntervalSinceReferenceDate, 1.5, accuracy: 1e-12)
+        scheduler.advanceTo(1_800)
+        XCTAssertEqual(scheduler.now.timeIntervalSince(Date(timeIntervalSinceReferenceDate: 1.5)), 0.3, accuracy: 1e-12)
     }
 
     func testInvalidResolutionFallsBackToOneSecond() {
@@ -233,19 +235,24 @@ private final class RunCounter: Sendable {
     }
 }
 
-/// A list of disposables safe to append to from any thread.
-private final class DisposableList: Sendable {
-    private let items = Mutex<[Disposable]>([])
+/// A list of disposables safe to append to from any thread (an NSLock: ThreadSanitizer does not
+/// see the futex behind `Synchronization.Mutex` on Linux and reports false races).
+private final class DisposableList: @unchecked Sendable {
+    // @unchecked Sendable: `items` is only touched under `lock`.
+    private let lock = NSLock()
+    private var items: [Disposable] = []
 
     func append(_ item: Disposable) {
-        items.withLock { $0.append(item) }
+        lock.lock()
+        defer { lock.unlock() }
+        items.append(item)
     }
 
     func removeAll() {
-        let removed = items.withLock { items -> [Disposable] in
-            defer { items = [] }
-            return items
-        }
+        lock.lock()
+        let removed = items
+        items = []
+        lock.unlock()
         _ = removed
     }
 }

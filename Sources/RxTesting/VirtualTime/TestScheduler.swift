@@ -56,9 +56,11 @@ public final class TestScheduler: SchedulerType {
         state.withLock { $0.clock }
     }
 
-    /// The current virtual time: `clock * resolution` seconds after the reference date of 1970.
+    /// The current virtual time: `clock * resolution` seconds after `Date`'s reference date
+    /// (2001-01-01), where a `Date` is most precise, so that differences of `now` values are exact to
+    /// far below a tick (operators such as `throttle` subtract them).
     public var now: Date {
-        Date(timeIntervalSince1970: Double(clock) * resolution)
+        Date(timeIntervalSinceReferenceDate: Double(clock) * resolution)
     }
 
     /// Whether no work is waiting.

@@ -9,10 +9,11 @@ final class VirtualPeriodicWork<StateType>: Cancelable, @unchecked Sendable {
         var runs = 0
         var pending: Disposable?
         var isDisposed = false
+        // Weak: the queued item holds this work, which must not keep the scheduler (and its queue)
+        // alive.
+        weak var scheduler: TestScheduler?
     }
 
-    // Weak: the queued item holds this work, which must not keep the scheduler (and its queue) alive.
-    private weak let scheduler: TestScheduler?
     private let origin: TestTime
     private let startAfter: RxTimeInterval
     private let period: RxTimeInterval
@@ -27,12 +28,11 @@ final class VirtualPeriodicWork<StateType>: Cancelable, @unchecked Sendable {
         state: StateType,
         action: @escaping (StateType) -> StateType
     ) {
-        self.scheduler = scheduler
         self.origin = origin
         self.startAfter = startAfter
         self.period = period
         self.action = action
-        self.state = .make(State(value: state))
+        self.state = .make(State(value: state, scheduler: scheduler))
         Resources.incrementTotal()
     }
 
@@ -46,8 +46,8 @@ final class VirtualPeriodicWork<StateType>: Cancelable, @unchecked Sendable {
 
     /// Queues the next run, unless disposed or the next due tick never comes.
     func scheduleNext() {
+        let (runs, scheduler) = state.withLock { ($0.runs, $0.scheduler) }
         guard let scheduler else { return }
-        let runs = state.withLock { $0.runs }
         guard let due = dueTick(ofRun: runs, scheduler: scheduler) else { return }
         let item = scheduler.scheduleAbsolute(at: due) { [self] in
             tick()
@@ -97,6 +97,7 @@ final class VirtualPeriodicWork<StateType>: Cancelable, @unchecked Sendable {
     func dispose() {
         let pending = state.withLock { state -> Disposable? in
             state.isDisposed = true
+            state.scheduler = nil
             defer { state.pending = nil }
             return state.pending
         }

@@ -1,0 +1,65 @@
+import Foundation
+import RxCore
+import RxTesting
+import XCTest
+
+/// Regression tests for bugs found by reviewing RxCore; each one failed before its fix.
+final class ReviewFindingsTests: RxTestCase {
+    /// An object that owns a bag and is captured by the closures of a subscription it keeps in it:
+    /// the everyday `subscribe(onNext: { self... }).disposed(by: bag)` pattern.
+    private final class Owner {
+        let bag = DisposeBag()
+        var seen: [String] = []
+    }
+
+    // MARK: - subscribe(onNext:...) keeps its closures after the subscription ended
+
+    func testSubscribeClosuresAreReleasedWhenTheSequenceCompletes() {
+        weak var weakOwner: Owner?
+        do {
+            let owner = Owner()
+            weakOwner = owner
+            Observable.just(1)
+                .subscribe(
+                    onNext: { owner.seen.append("next \($0)") },
+                    onError: { _ in owner.seen.append("error") },
+                    onCompleted: { owner.seen.append("completed") },
+                    onDisposed: { owner.seen.append("disposed") }
+                )
+                .disposed(by: owner.bag)
+            XCTAssertEqual(owner.seen, ["next 1", "completed", "disposed"])
+        }
+        XCTAssertNil(weakOwner, "owner -> bag -> subscriber -> closure -> owner outlives the finished sequence")
+    }
+
+    func testSubscribeClosuresAreReleasedOnDispose() {
+        weak var weakOwner: Owner?
+        do {
+            let owner = Owner()
+            weakOwner = owner
+            let subscription = Observable<Int>.never()
+                .subscribe(onNext: { owner.seen.append("next \($0)") }, onDisposed: { owner.seen.append("disposed") })
+            subscription.disposed(by: owner.bag)
+            subscription.dispose()
+            XCTAssertEqual(owner.seen, ["disposed"])
+        }
+        XCTAssertNil(weakOwner, "a disposed subscription still in the bag keeps its closures")
+    }
+
+    func testSingleSubscribeClosuresAreReleasedOnSuccess() {
+        weak var weakOwner: Owner?
+        do {
+            let owner = Owner()
+            weakOwner = owner
+            Single.just(1)
+                .subscribe(
+                    onSuccess: { owner.seen.append("success \($0)") },
+                    onFailure: { _ in owner.seen.append("failure") },
+                    onDisposed: { owner.seen.append("disposed") }
+                )
+                .disposed(by: owner.bag)
+            XCTAssertEqual(owner.seen, ["success 1", "disposed"])
+        }
+        XCTAssertNil(weakOwner, "owner -> bag -> single subscriber -> closure -> owner outlives the success")
+    }
+}

@@ -154,7 +154,8 @@ final class HTTPCall<Output>: HeldCall, @unchecked Sendable {
                 return .failure(HTTPClientError(
                     .unacceptableStatusCode,
                     message: "status \(response.statusCode) is not acceptable",
-                    statusCode: response.statusCode, body: response.body, url: response.url ?? claim.request.url
+                    statusCode: response.statusCode, body: response.body, url: response.url ?? claim.request.url,
+                    headers: response.headers
                 ))
             }
             return .success(response)

@@ -24,6 +24,13 @@ extension HTTPClient {
         /// The status codes that count as success; default 200..<300. Others fail with
         /// `.unacceptableStatusCode`, carrying the status and body.
         public var acceptableStatusCodes: Set<Int>
+        /// How requests are retried; default `.none` (one attempt). A `RetryableRequest` brings
+        /// its own policy.
+        public var retryPolicy: RetryPolicy
+        /// Seconds between the reachability probes of `HTTPClient.reachability`; default 5.
+        public var reachabilityProbeInterval: TimeInterval
+        /// Seconds a reachability probe (a TCP connect) may take; default 2.
+        public var reachabilityTimeout: TimeInterval
 
         /// The default headers: `User-Agent`, `Accept` and `Accept-Encoding`.
         public static let standardHeaders: [String: String] = [
@@ -40,7 +47,10 @@ extension HTTPClient {
             jsonDecoder: JSONDecoder = JSONDecoder(),
             callbackQueue: DispatchQueue? = nil,
             envelope: ResponseEnvelope? = nil,
-            acceptableStatusCodes: Set<Int> = Set(200..<300)
+            acceptableStatusCodes: Set<Int> = Set(200..<300),
+            retryPolicy: RetryPolicy = .none,
+            reachabilityProbeInterval: TimeInterval = 5,
+            reachabilityTimeout: TimeInterval = 2
         ) {
             self.timeout = timeout
             self.defaultHeaders = defaultHeaders
@@ -49,6 +59,9 @@ extension HTTPClient {
             self.callbackQueue = callbackQueue
             self.envelope = envelope
             self.acceptableStatusCodes = acceptableStatusCodes
+            self.retryPolicy = retryPolicy
+            self.reachabilityProbeInterval = reachabilityProbeInterval
+            self.reachabilityTimeout = reachabilityTimeout
         }
     }
 }

@@ -9,7 +9,8 @@ extension HTTPClient {
     ///     if the handle is cancelled first).
     /// - Returns: A handle that cancels the request.
     /// - Note: Thread-safe. `completion` and `request.decodeResponse` run on the configuration's
-    ///   callback queue, never synchronously inside this call.
+    ///   callback queue, never synchronously inside this call. Failures are retried per the
+    ///   request's own policy if it is a `RetryableRequest`, else per `configuration.retryPolicy`.
     @discardableResult
     public func request<R: Request>(
         _ request: R,
@@ -28,6 +29,7 @@ extension HTTPClient {
             declaresAuthorization: request is any AccessTokenAuthorizable,
             requestName: String(describing: R.self)
         )
-        return start(parts, decode: request.decodeResponse, completion: completion)
+        let policy = (request as? any RetryableRequest)?.retryPolicy ?? configuration.retryPolicy
+        return start(parts, policy: policy, decode: request.decodeResponse, completion: completion)
     }
 }

@@ -18,7 +18,7 @@ extension HTTPClient {
     ///     the handle is cancelled first).
     /// - Returns: A handle that cancels the request.
     /// - Note: Thread-safe. `completion` runs on the configuration's callback queue, never
-    ///   synchronously inside this call.
+    ///   synchronously inside this call. Failures are retried per `configuration.retryPolicy`.
     @discardableResult
     public func requestObject<T: Decodable>(
         path: String,
@@ -45,6 +45,9 @@ extension HTTPClient {
             timeout: nil, bypassesSuspension: false, authorizationType: nil, declaresAuthorization: false,
             requestName: "requestObject"
         )
-        return start(parts, decode: DecodableResponseDecoding<T>().decode, completion: completion)
+        return start(
+            parts, policy: configuration.retryPolicy,
+            decode: DecodableResponseDecoding<T>().decode, completion: completion
+        )
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RxCore
+import RxReachability
 
 /// An HTTP client whose calls decode straight into models: by path (`requestObject`), by
 /// request type (`request`), as a callback, or reactively as a `Single` (`client.rx`).
@@ -39,6 +40,10 @@ public final class HTTPClient: Sendable {
     public let plugins: [any HTTPPlugin]
     /// What sends the requests.
     public let transport: any HTTPTransport
+    /// Reachability of the base URL's host and port (80/443 by scheme unless the URL names one),
+    /// or nil without a valid base URL. It probes only while subscribed — for instance while a
+    /// retry waits — and cuts the wait short when the network comes back.
+    public let reachability: Reachability?
 
     let baseURLError: HTTPClientError?
     let callbackQueue: DispatchQueue
@@ -113,6 +118,13 @@ public final class HTTPClient: Sendable {
         self.plugins = plugins
         self.transport = transport ?? URLSessionTransport(timeout: configuration.timeout)
         self.callbackQueue = configuration.callbackQueue ?? DispatchQueue(label: "RxHTTP.HTTPClient.callbacks")
+        self.reachability = baseURL.flatMap {
+            Reachability(
+                url: $0,
+                probeInterval: configuration.reachabilityProbeInterval,
+                timeout: configuration.reachabilityTimeout
+            )
+        }
     }
 
     /// Escapes one path segment completely, `/`, `?`, `#` and `%` included:

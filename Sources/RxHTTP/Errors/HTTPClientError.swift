@@ -50,6 +50,8 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
     public let message: String?
     /// The URL of the request, when it was built.
     public let url: URL?
+    /// The response's headers, when a response arrived (held in memory only; never logged).
+    public let headers: [String: String]?
 
     /// Creates an error.
     ///
@@ -60,13 +62,15 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
     ///   - body: The response's body, if a response arrived.
     ///   - url: The request's URL.
     ///   - underlying: The wrapped error.
+    ///   - headers: The response's headers, if a response arrived.
     public init(
         _ code: Code,
         message: String? = nil,
         statusCode: Int? = nil,
         body: Data? = nil,
         url: URL? = nil,
-        underlying: Error? = nil
+        underlying: Error? = nil,
+        headers: [String: String]? = nil
     ) {
         self.code = code
         self.message = message
@@ -74,6 +78,15 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         self.body = body
         self.url = url
         self.underlying = underlying
+        self.headers = headers
+    }
+
+    /// The wait the server asked for in a `Retry-After` header, in seconds from `now`: either
+    /// delay-seconds or an HTTP date. Nil when there is no such header or it does not parse; never
+    /// negative.
+    public func retryAfter(now: Date = Date()) -> TimeInterval? {
+        guard let headers, let value = HeaderFields.value("Retry-After", in: headers) else { return nil }
+        return RetryAfterHeader.seconds(from: value, now: now)
     }
 
     /// Whether trying again later may succeed: connection failures, time-outs, and the statuses

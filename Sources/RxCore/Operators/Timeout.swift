@@ -163,6 +163,9 @@ final class TimeoutOtherObserver<Element>: ObserverNode<Element>, @unchecked Sen
         self.sink = sink
     }
 
+    /// `other` may emit synchronously (`from`): it must see when nobody listens behind the sink.
+    override var isDetached: Bool { sink.isDetached }
+
     override func onNext(_ element: Element) { sink.forwardNext(element) }
     override func onError(_ error: Error) { sink.forwardError(error) }
     override func onCompleted() { sink.forwardCompleted() }

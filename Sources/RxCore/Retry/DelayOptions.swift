@@ -4,7 +4,10 @@ import Foundation
 ///
 /// `make(_:)` gives the delay in seconds before retry number `attempt` (1-based: the wait after the
 /// first failure is `make(1)`). Fractions are kept: `.constant(time: 0.5)` waits half a second.
-public enum DelayOptions {
+///
+/// - Note: `Sendable`, so that a retry policy can live in a client's configuration; a `.custom`
+///   closure must therefore be `@Sendable`.
+public enum DelayOptions: Sendable {
     /// Retry at once.
     case immediate
     /// Wait `time` seconds before every retry.
@@ -12,7 +15,7 @@ public enum DelayOptions {
     /// Wait `initial * multiplier^(attempt-1)` seconds, never more than `maxDelay`.
     case exponential(initial: Double, multiplier: Double, maxDelay: Double)
     /// Wait what `closure` returns for the attempt number.
-    case custom(closure: (Int) -> Double)
+    case custom(closure: @Sendable (Int) -> Double)
 
     /// The delay in seconds before retry number `attempt` (1-based); never negative or NaN.
     ///

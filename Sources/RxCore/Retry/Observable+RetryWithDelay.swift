@@ -28,11 +28,29 @@ extension ObservableType {
         didBecomeReachable: Observable<Void> = .never(),
         shouldRetry: @escaping (Error) -> Bool = { _ in true }
     ) -> Observable<Element> {
+        retry(
+            maxAttemptCount,
+            delayFor: { retryNumber, _ in delay.make(retryNumber) },
+            scheduler: scheduler,
+            didBecomeReachable: didBecomeReachable,
+            shouldRetry: shouldRetry
+        )
+    }
+
+    /// The same retry, with a delay that may depend on the error (an HTTP `Retry-After`, say):
+    /// `delayFor(retryNumber, error)` gives the seconds to wait before retry number `retryNumber`.
+    package func retry(
+        _ maxAttemptCount: Int,
+        delayFor: @escaping (Int, Error) -> Double,
+        scheduler: SchedulerType,
+        didBecomeReachable: Observable<Void>,
+        shouldRetry: @escaping (Error) -> Bool
+    ) -> Observable<Element> {
         RetryWithDelayObservable(
             source: asObservable(),
             policy: RetryWithDelayPolicy(
                 maxAttemptCount: max(1, maxAttemptCount),
-                delay: delay,
+                delayFor: delayFor,
                 scheduler: scheduler,
                 didBecomeReachable: didBecomeReachable,
                 shouldRetry: shouldRetry
@@ -68,7 +86,8 @@ extension ConcurrentDispatchQueueScheduler {
 
 struct RetryWithDelayPolicy {
     let maxAttemptCount: Int
-    let delay: DelayOptions
+    /// Seconds before retry number n (1-based), given the error that ended the attempt.
+    let delayFor: (Int, Error) -> Double
     let scheduler: SchedulerType
     let didBecomeReachable: Observable<Void>
     let shouldRetry: (Error) -> Bool

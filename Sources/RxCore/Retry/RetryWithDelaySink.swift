@@ -91,7 +91,7 @@ final class RetryWithDelaySink<Element>: Sink<Element, Element>, @unchecked Send
         switch decision {
         case .ignore: return
         case .fail: forwardError(error)
-        case .retry(let number): wait(beforeRetry: number)
+        case .retry(let number): wait(beforeRetry: number, after: error)
         }
     }
 
@@ -100,9 +100,10 @@ final class RetryWithDelaySink<Element>: Sink<Element, Element>, @unchecked Send
         forwardCompleted()
     }
 
-    private func wait(beforeRetry retryNumber: Int) {
+    private func wait(beforeRetry retryNumber: Int, after error: Error) {
         let generation = state.withLock { $0.generation }
-        let seconds = policy.delay.make(retryNumber)
+        let requested = policy.delayFor(retryNumber, error)
+        let seconds = requested.isNaN ? 0 : max(0, requested)
         if seconds == 0 {
             restart(generation: generation)
             return

@@ -41,7 +41,16 @@ let package = Package(
         .executableTarget(
             name: "rxcore-profile",
             dependencies: ["Workloads"],
-            path: "Profiling/RxCoreProfile"
+            path: "Tools/rxcore-profile"
+        ),
+        // The HTTP workloads (URLSession vs client.rx against a LoopbackHTTPServer child process).
+        .executableTarget(
+            name: "http-bench",
+            dependencies: [
+                .product(name: "RxHTTP", package: "RxNetworkKit"),
+                .product(name: "RxTesting", package: "RxNetworkKit"),
+            ],
+            path: "Tools/http-bench"
         ),
     ],
     swiftLanguageModes: [.v6]

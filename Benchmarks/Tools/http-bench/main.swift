@@ -13,6 +13,7 @@ import FoundationNetworking
 // (getrusage of this process) is the client's alone.
 //
 //   swift run -c release --package-path Benchmarks http-bench [rounds]
+//   http-bench only <URLSession|RxHTTP> <count> <in flight>    (one client, for profilers)
 
 struct Address: Decodable {
     let street: String
@@ -190,15 +191,39 @@ func startServerProcess() -> (Process, Pipe, UInt16)? {
     return (process, input, port)
 }
 
-guard let (serverProcess, serverInput, port) = startServerProcess() else {
+// HTTP_BENCH_PORT=<port> uses a server already running (`http-bench serve` started by hand), so a
+// profiler attached to this process sees the client alone.
+let serverProcess: Process?
+let serverInput: Pipe?
+let port: UInt16
+if let given = ProcessInfo.processInfo.environment["HTTP_BENCH_PORT"].flatMap({ UInt16($0) }) {
+    (serverProcess, serverInput, port) = (nil, nil, given)
+} else if let (process, input, started) = startServerProcess() {
+    (serverProcess, serverInput, port) = (process, input, started)
+} else {
     print("could not start the server process")
     exit(1)
 }
 let baseURL = URL(string: "http://127.0.0.1:\(port)")!
 let url = URL(string: "http://127.0.0.1:\(port)/person")!
-let rounds = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 3
+let rounds = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 3 // "only" → 3, unused
 let starters: [(String, RequestStarter)] = [("URLSession", rawStarter(url: url)), ("RxHTTP", rxStarter(baseURL: baseURL))]
 let scenarios: [(name: String, count: Int, inFlight: Int)] = [("sequential", 2_000, 1), ("16 in flight", 10_000, 16)]
+
+if CommandLine.arguments.dropFirst().first == "only" {
+    let arguments = Array(CommandLine.arguments.dropFirst(2))
+    guard arguments.count == 3, let starter = starters.first(where: { $0.0 == arguments[0] })?.1,
+          let count = Int(arguments[1]), let inFlight = Int(arguments[2])
+    else {
+        print("usage: http-bench only <URLSession|RxHTTP> <count> <in flight>")
+        exit(1)
+    }
+    let result = measure(count: count, inFlight: inFlight, start: starter)
+    print(String(format: "%.0f req/s, CPU %.0f µs/req, %d failures", result.requestsPerSecond, result.cpuPerRequest * 1e6, result.failures))
+    try? serverInput?.fileHandleForWriting.close()
+    serverProcess?.waitUntilExit()
+    exit(0)
+}
 
 // Warm up both clients (connections, lazy initialisation).
 for (_, starter) in starters { _ = measure(count: 200, inFlight: 4, start: starter) }
@@ -238,5 +263,5 @@ for scenario in scenarios {
     }
 }
 print("load after: \((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?")")
-try? serverInput.fileHandleForWriting.close()
-serverProcess.waitUntilExit()
+try? serverInput?.fileHandleForWriting.close()
+serverProcess?.waitUntilExit()

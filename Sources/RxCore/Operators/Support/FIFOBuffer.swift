@@ -1,0 +1,122 @@
+/// A growable first-in, first-out ring buffer: amortized O(1) `append` and `removeFirst`, and no
+/// allocation once it has grown to its working size.
+///
+/// The multi-source operators keep their per-source buffers and pending-delivery queues in these,
+/// inside their `LockedState`. It is a value type over class storage that it never shares: it is
+/// mutated in place inside one state and never copied out of it (copying it and mutating both copies
+/// would be a programming error; nothing in this module does that). Its layout does not depend on
+/// `Element`, so unspecialized generic code reaches its fields without metadata look-ups.
+///
+/// - Note: Not thread-safe by itself; guard it with the lock of the state that holds it.
+struct FIFOBuffer<Element> {
+    private var storage: FIFOStorage<Element>?
+
+    /// Creates an empty buffer; storage is allocated on the first `append`.
+    init() {}
+
+    /// The number of elements held.
+    var count: Int {
+        storage?.header.count ?? 0
+    }
+
+    /// Whether the buffer holds no element.
+    var isEmpty: Bool {
+        count == 0
+    }
+
+    /// Adds `element` at the back.
+    mutating func append(_ element: Element) {
+        if let storage, storage.header.count < storage.header.capacity {
+            storage.append(element)
+            return
+        }
+        let grown = FIFOStorage<Element>.make(capacity: Swift.max(4, (storage?.header.capacity ?? 0) * 2))
+        storage?.moveAll(into: grown)
+        grown.append(element)
+        storage = grown
+    }
+
+    /// Removes and returns the element at the front; the buffer must not be empty.
+    mutating func removeFirst() -> Element {
+        guard let storage, storage.header.count > 0 else {
+            preconditionFailure("removeFirst() on an empty FIFOBuffer")
+        }
+        return storage.removeFirst()
+    }
+
+    /// Removes and returns the element at the front, or returns nil if the buffer is empty.
+    mutating func popFirst() -> Element? {
+        guard let storage, storage.header.count > 0 else { return nil }
+        return storage.removeFirst()
+    }
+
+    /// Drops every element and the storage.
+    mutating func removeAll() {
+        storage = nil
+    }
+}
+
+/// The header of a `FIFOStorage`: capacity is a power of two; live elements occupy
+/// `head ..< head + count`, wrapping around.
+struct FIFOStorageHeader {
+    var capacity: Int
+    var head: Int
+    var count: Int
+}
+
+/// Ring storage of a `FIFOBuffer`: header and elements in one allocation.
+final class FIFOStorage<Element>: ManagedBuffer<FIFOStorageHeader, Element> {
+    static func make(capacity: Int) -> FIFOStorage<Element> {
+        let buffer = create(minimumCapacity: capacity) { _ in
+            FIFOStorageHeader(capacity: capacity, head: 0, count: 0)
+        }
+        // `create` is declared to return the base class; the dynamic type is `Self`.
+        return unsafeDowncast(buffer, to: FIFOStorage<Element>.self)
+    }
+
+    deinit {
+        withUnsafeMutablePointers { header, elements in
+            let capacity = header.pointee.capacity
+            var index = header.pointee.head
+            for _ in 0..<header.pointee.count {
+                (elements + index).deinitialize(count: 1)
+                index = (index + 1) & (capacity - 1)
+            }
+        }
+    }
+
+    /// Appends; the caller checked there is room.
+    @inline(__always)
+    func append(_ element: Element) {
+        withUnsafeMutablePointers { header, elements in
+            let tail = (header.pointee.head + header.pointee.count) & (header.pointee.capacity - 1)
+            (elements + tail).initialize(to: element)
+            header.pointee.count += 1
+        }
+    }
+
+    /// Removes the front element; the caller checked there is one.
+    @inline(__always)
+    func removeFirst() -> Element {
+        withUnsafeMutablePointers { header, elements in
+            let head = header.pointee.head
+            header.pointee.head = (head + 1) & (header.pointee.capacity - 1)
+            header.pointee.count -= 1
+            return (elements + head).move()
+        }
+    }
+
+    /// Moves every element, in order, into the empty `other`, which has room for them all.
+    func moveAll(into other: FIFOStorage<Element>) {
+        withUnsafeMutablePointers { header, elements in
+            let capacity = header.pointee.capacity
+            var index = header.pointee.head
+            for _ in 0..<header.pointee.count {
+                other.append((elements + index).move())
+                index = (index + 1) & (capacity - 1)
+            }
+            header.pointee.count = 0
+            header.pointee.head = 0
+        }
+    }
+}

@@ -106,3 +106,10 @@ class DrainingSink<Input, Output>: Sink<Input, Output>, @unchecked Sendable {
         }
     }
 }
+
+/// One uninitialized stack slot through which a value leaves a critical section.
+///
+/// Sinks run as unspecialized generic code, where returning an `Optional<Element>` (or a tuple)
+/// from a lock closure costs a type-metadata look-up dearer than the lock itself; a slot typed by
+/// the sink's own generic parameter costs none.
+typealias ValueSlot<Value> = UnsafeMutableBufferPointer<Value>

@@ -5,7 +5,8 @@
 /// inside their `LockedState`. It is a value type over class storage that it never shares: it is
 /// mutated in place inside one state and never copied out of it (copying it and mutating both copies
 /// would be a programming error; nothing in this module does that). Its layout does not depend on
-/// `Element`, so unspecialized generic code reaches its fields without metadata look-ups.
+/// `Element`, and its methods are always inlined: the operators run as unspecialized generic code,
+/// where each call to a method of a generic struct would cost a type-metadata look-up.
 ///
 /// - Note: Not thread-safe by itself; guard it with the lock of the state that holds it.
 struct FIFOBuffer<Element> {
@@ -15,42 +16,54 @@ struct FIFOBuffer<Element> {
     init() {}
 
     /// The number of elements held.
+    @inline(__always)
     var count: Int {
-        storage?.header.count ?? 0
+        storage?.count ?? 0
     }
 
     /// Whether the buffer holds no element.
+    @inline(__always)
     var isEmpty: Bool {
         count == 0
     }
 
     /// Adds `element` at the back.
+    @inline(__always)
     mutating func append(_ element: Element) {
-        if let storage, storage.header.count < storage.header.capacity {
+        if let storage, storage.hasRoom {
             storage.append(element)
-            return
+        } else {
+            appendGrowing(element)
         }
-        let grown = FIFOStorage<Element>.make(capacity: Swift.max(4, (storage?.header.capacity ?? 0) * 2))
+    }
+
+    /// The slow path of `append`: moves the elements into storage twice as large.
+    @inline(never)
+    private mutating func appendGrowing(_ element: Element) {
+        let grown = FIFOStorage<Element>.make(capacity: Swift.max(4, (storage?.ringCapacity ?? 0) * 2))
         storage?.moveAll(into: grown)
         grown.append(element)
         storage = grown
     }
 
     /// Removes and returns the element at the front; the buffer must not be empty.
+    @inline(__always)
     mutating func removeFirst() -> Element {
-        guard let storage, storage.header.count > 0 else {
+        guard let storage, storage.count > 0 else {
             preconditionFailure("removeFirst() on an empty FIFOBuffer")
         }
         return storage.removeFirst()
     }
 
     /// Removes and returns the element at the front, or returns nil if the buffer is empty.
+    @inline(__always)
     mutating func popFirst() -> Element? {
-        guard let storage, storage.header.count > 0 else { return nil }
+        guard let storage, storage.count > 0 else { return nil }
         return storage.removeFirst()
     }
 
     /// Drops every element and the storage.
+    @inline(__always)
     mutating func removeAll() {
         storage = nil
     }
@@ -65,6 +78,9 @@ struct FIFOStorageHeader {
 }
 
 /// Ring storage of a `FIFOBuffer`: header and elements in one allocation.
+///
+/// The header is only reached through `withUnsafeMutablePointers`: `ManagedBuffer.header` is a
+/// stored class property, and each access to it would pay for a dynamic exclusivity check.
 final class FIFOStorage<Element>: ManagedBuffer<FIFOStorageHeader, Element> {
     static func make(capacity: Int) -> FIFOStorage<Element> {
         let buffer = create(minimumCapacity: capacity) { _ in
@@ -83,6 +99,21 @@ final class FIFOStorage<Element>: ManagedBuffer<FIFOStorageHeader, Element> {
                 index = (index + 1) & (capacity - 1)
             }
         }
+    }
+
+    /// The number of elements held.
+    var count: Int {
+        @inline(__always) get { withUnsafeMutablePointerToHeader { $0.pointee.count } }
+    }
+
+    /// The number of elements it can hold.
+    var ringCapacity: Int {
+        withUnsafeMutablePointerToHeader { $0.pointee.capacity }
+    }
+
+    /// Whether one more element fits.
+    var hasRoom: Bool {
+        @inline(__always) get { withUnsafeMutablePointerToHeader { $0.pointee.count < $0.pointee.capacity } }
     }
 
     /// Appends; the caller checked there is room.

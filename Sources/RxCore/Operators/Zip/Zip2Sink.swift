@@ -2,17 +2,18 @@
 /// `DrainingSink` for how deliveries are serialized.
 ///
 /// An element takes the lock once: it is buffered and, if it completes a tuple and no one is
-/// delivering, the tuple is taken out in the same critical section and delivered after unlocking.
+/// delivering, the tuple is moved out in the same critical section and delivered after unlocking.
+///
+/// The sink runs as unspecialized generic code, where every generic value built on the hot path (an
+/// optional tuple, say) costs a type-metadata look-up that is dearer than the lock. So the values
+/// leave the critical section through stack slots typed by the sink's own parameters, the lock
+/// closures return plain flags, and no method of a generic struct is called there unless inlined.
 // @unchecked Sendable: the buffers and progress live in `state`; the rest is immutable.
 final class Zip2Sink<E1, E2, Result>: DrainingSink<Never, Result>, SourceObserverParent, @unchecked Sendable {
     private struct State {
         var buffer1 = FIFOBuffer<E1>()
         var buffer2 = FIFOBuffer<E2>()
         var progress = ZipProgress()
-
-        var hasTuple: Bool {
-            !buffer1.isEmpty && !buffer2.isEmpty
-        }
     }
 
     private let state = LockedState.make(State())
@@ -32,62 +33,77 @@ final class Zip2Sink<E1, E2, Result>: DrainingSink<Never, Result>, SourceObserve
     }
 
     private func next1(_ element: E1) {
-        let tuple = state.withLock { state -> (E1, E2)? in
-            guard !state.progress.isStopped else { return nil }
-            state.buffer1.append(element)
-            return claimTuple(&state)
-        }
-        if let tuple {
-            deliverClaimed(tuple)
+        withTupleSlots { slot1, slot2 in
+            let claimed = state.withLock { state -> Bool in
+                guard !state.progress.isStopped else { return false }
+                state.buffer1.append(element)
+                return claimTuple(&state, slot1, slot2)
+            }
+            if claimed, deliver(slot1, slot2) {
+                releaseEmission()
+            }
         }
     }
 
     private func next2(_ element: E2) {
-        let tuple = state.withLock { state -> (E1, E2)? in
-            guard !state.progress.isStopped else { return nil }
-            state.buffer2.append(element)
-            return claimTuple(&state)
-        }
-        if let tuple {
-            deliverClaimed(tuple)
+        withTupleSlots { slot1, slot2 in
+            let claimed = state.withLock { state -> Bool in
+                guard !state.progress.isStopped else { return false }
+                state.buffer2.append(element)
+                return claimTuple(&state, slot1, slot2)
+            }
+            if claimed, deliver(slot1, slot2) {
+                releaseEmission()
+            }
         }
     }
 
-    /// Under the lock: if a tuple is ready, signals it; returns it if this caller took the emission
-    /// right (otherwise the current owner's drain loop takes it).
+    /// Runs `body` with one uninitialized stack slot per source.
     @inline(__always)
-    private func claimTuple(_ state: inout State) -> (E1, E2)? {
-        guard state.hasTuple,
+    private func withTupleSlots(
+        _ body: (ValueSlot<E1>, ValueSlot<E2>) -> Void
+    ) {
+        withUnsafeTemporaryAllocation(of: E1.self, capacity: 1) { slot1 in
+            withUnsafeTemporaryAllocation(of: E2.self, capacity: 1) { slot2 in
+                body(slot1, slot2)
+            }
+        }
+    }
+
+    /// Under the lock: if a tuple is ready, signals it; if this caller took the emission right,
+    /// moves the tuple into the slots and returns true (otherwise the owner's drain loop takes it).
+    @inline(__always)
+    private func claimTuple(
+        _ state: inout State, _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>
+    ) -> Bool {
+        guard !state.buffer1.isEmpty, !state.buffer2.isEmpty,
               pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0
-        else { return nil }
-        return takeTuple(&state)
+        else { return false }
+        takeTuple(&state, slot1, slot2)
+        return true
     }
 
-    /// Under the lock: removes the next tuple; if that exhausts a completed source, decides
-    /// completion and signals it.
+    /// Under the lock: moves the next tuple into the slots; if that exhausts a completed source,
+    /// decides completion and signals it.
     @inline(__always)
-    private func takeTuple(_ state: inout State) -> (E1, E2) {
-        let tuple = (state.buffer1.removeFirst(), state.buffer2.removeFirst())
+    private func takeTuple(
+        _ state: inout State, _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>
+    ) {
+        slot1.initializeElement(at: 0, to: state.buffer1.removeFirst())
+        slot2.initializeElement(at: 0, to: state.buffer2.removeFirst())
         if state.progress.checkExhausted(0, bufferIsEmpty: state.buffer1.isEmpty)
             || state.progress.checkExhausted(1, bufferIsEmpty: state.buffer2.isEmpty) {
             pendingSignals.add(1, ordering: .acquiringAndReleasing)
         }
-        return tuple
     }
 
-    /// Delivers a tuple taken with the emission right, then gives the right back.
-    private func deliverClaimed(_ tuple: (E1, E2)) {
-        if deliver(tuple) {
-            releaseEmission()
-        }
-    }
-
-    /// Runs the result selector and sends the result; false if the selector threw (and the error
-    /// was delivered, ending the sequence).
-    private func deliver(_ tuple: (E1, E2)) -> Bool {
+    /// Moves the tuple out of the slots, runs the result selector and sends the result; false if
+    /// the selector threw (and the error was delivered, ending the sequence).
+    @inline(__always)
+    private func deliver(_ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>) -> Bool {
         let result: Result
         do {
-            result = try resultSelector(tuple.0, tuple.1)
+            result = try resultSelector(slot1.moveElement(from: 0), slot2.moveElement(from: 0))
         } catch {
             forwardError(error)
             return false
@@ -97,22 +113,25 @@ final class Zip2Sink<E1, E2, Result>: DrainingSink<Never, Result>, SourceObserve
     }
 
     override func drainOne() -> DrainStep {
-        var terminal: PendingTerminal?
-        let tuple = state.withLock { state -> (E1, E2)? in
-            if state.hasTuple {
-                return takeTuple(&state)
+        var step = DrainStep.idle
+        withTupleSlots { slot1, slot2 in
+            var terminal: PendingTerminal?
+            let tookTuple = state.withLock { state -> Bool in
+                if !state.buffer1.isEmpty && !state.buffer2.isEmpty {
+                    takeTuple(&state, slot1, slot2)
+                    return true
+                }
+                terminal = state.progress.takeTerminal()
+                return false
             }
-            terminal = state.progress.takeTerminal()
-            return nil
+            if tookTuple {
+                step = deliver(slot1, slot2) ? .delivered : .finished
+            } else if let terminal {
+                deliver(terminal)
+                step = .finished
+            }
         }
-        if let tuple {
-            return deliver(tuple) ? .delivered : .finished
-        }
-        if let terminal {
-            deliver(terminal)
-            return .finished
-        }
-        return .idle
+        return step
     }
 
     func sourceCompleted(_ index: Int) {

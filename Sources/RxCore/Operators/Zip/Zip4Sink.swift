@@ -1,8 +1,6 @@
 /// The state machine of `zip` over four sources; it works as `Zip2Sink` does.
 // @unchecked Sendable: the buffers and progress live in `state`; the rest is immutable.
 final class Zip4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Result>, SourceObserverParent, @unchecked Sendable {
-    private typealias Tuple = (E1, E2, E3, E4)
-
     private struct State {
         var buffer1 = FIFOBuffer<E1>()
         var buffer2 = FIFOBuffer<E2>()
@@ -11,7 +9,7 @@ final class Zip4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Result>, Sourc
         var progress = ZipProgress()
 
         var hasTuple: Bool {
-            !buffer1.isEmpty && !buffer2.isEmpty && !buffer3.isEmpty && !buffer4.isEmpty
+            @inline(__always) get { !buffer1.isEmpty && !buffer2.isEmpty && !buffer3.isEmpty && !buffer4.isEmpty }
         }
 
         func isEmpty(_ index: Int) -> Bool {
@@ -47,79 +45,115 @@ final class Zip4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Result>, Sourc
     }
 
     private func next1(_ element: E1) {
-        let tuple = state.withLock { state -> Tuple? in
-            guard !state.progress.isStopped else { return nil }
-            state.buffer1.append(element)
-            return claimTuple(&state)
-        }
-        if let tuple, deliver(tuple) {
-            releaseEmission()
+        withTupleSlots { slot1, slot2, slot3, slot4 in
+            let claimed = state.withLock { state -> Bool in
+                guard !state.progress.isStopped else { return false }
+                state.buffer1.append(element)
+                return claimTuple(&state, slot1, slot2, slot3, slot4)
+            }
+            if claimed, deliver(slot1, slot2, slot3, slot4) {
+                releaseEmission()
+            }
         }
     }
 
     private func next2(_ element: E2) {
-        let tuple = state.withLock { state -> Tuple? in
-            guard !state.progress.isStopped else { return nil }
-            state.buffer2.append(element)
-            return claimTuple(&state)
-        }
-        if let tuple, deliver(tuple) {
-            releaseEmission()
+        withTupleSlots { slot1, slot2, slot3, slot4 in
+            let claimed = state.withLock { state -> Bool in
+                guard !state.progress.isStopped else { return false }
+                state.buffer2.append(element)
+                return claimTuple(&state, slot1, slot2, slot3, slot4)
+            }
+            if claimed, deliver(slot1, slot2, slot3, slot4) {
+                releaseEmission()
+            }
         }
     }
 
     private func next3(_ element: E3) {
-        let tuple = state.withLock { state -> Tuple? in
-            guard !state.progress.isStopped else { return nil }
-            state.buffer3.append(element)
-            return claimTuple(&state)
-        }
-        if let tuple, deliver(tuple) {
-            releaseEmission()
+        withTupleSlots { slot1, slot2, slot3, slot4 in
+            let claimed = state.withLock { state -> Bool in
+                guard !state.progress.isStopped else { return false }
+                state.buffer3.append(element)
+                return claimTuple(&state, slot1, slot2, slot3, slot4)
+            }
+            if claimed, deliver(slot1, slot2, slot3, slot4) {
+                releaseEmission()
+            }
         }
     }
 
     private func next4(_ element: E4) {
-        let tuple = state.withLock { state -> Tuple? in
-            guard !state.progress.isStopped else { return nil }
-            state.buffer4.append(element)
-            return claimTuple(&state)
-        }
-        if let tuple, deliver(tuple) {
-            releaseEmission()
+        withTupleSlots { slot1, slot2, slot3, slot4 in
+            let claimed = state.withLock { state -> Bool in
+                guard !state.progress.isStopped else { return false }
+                state.buffer4.append(element)
+                return claimTuple(&state, slot1, slot2, slot3, slot4)
+            }
+            if claimed, deliver(slot1, slot2, slot3, slot4) {
+                releaseEmission()
+            }
         }
     }
 
-    /// Under the lock: signals a ready tuple; returns it if this caller took the emission right.
+    /// Runs `body` with one uninitialized stack slot per source.
     @inline(__always)
-    private func claimTuple(_ state: inout State) -> Tuple? {
-        guard state.hasTuple,
-              pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0
-        else { return nil }
-        return takeTuple(&state)
+    private func withTupleSlots(_ body: (ValueSlot<E1>, ValueSlot<E2>, ValueSlot<E3>, ValueSlot<E4>) -> Void) {
+        withUnsafeTemporaryAllocation(of: E1.self, capacity: 1) { slot1 in
+            withUnsafeTemporaryAllocation(of: E2.self, capacity: 1) { slot2 in
+                withUnsafeTemporaryAllocation(of: E3.self, capacity: 1) { slot3 in
+                    withUnsafeTemporaryAllocation(of: E4.self, capacity: 1) { slot4 in
+                        body(slot1, slot2, slot3, slot4)
+                    }
+                }
+            }
+        }
     }
 
-    /// Under the lock: removes the next tuple, deciding and signalling completion if that exhausts
-    /// a completed source.
-    private func takeTuple(_ state: inout State) -> Tuple {
-        let tuple = (
-            state.buffer1.removeFirst(), state.buffer2.removeFirst(), state.buffer3.removeFirst(),
-            state.buffer4.removeFirst()
-        )
+    /// Under the lock: signals a ready tuple; if this caller took the emission right, moves the
+    /// tuple into the slots and returns true.
+    @inline(__always)
+    private func claimTuple(
+        _ state: inout State,
+        _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>, _ slot3: ValueSlot<E3>, _ slot4: ValueSlot<E4>
+    ) -> Bool {
+        guard state.hasTuple, pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 else {
+            return false
+        }
+        takeTuple(&state, slot1, slot2, slot3, slot4)
+        return true
+    }
+
+    /// Under the lock: moves the next tuple into the slots, deciding and signalling completion if
+    /// that exhausts a completed source.
+    @inline(__always)
+    private func takeTuple(
+        _ state: inout State,
+        _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>, _ slot3: ValueSlot<E3>, _ slot4: ValueSlot<E4>
+    ) {
+        slot1.initializeElement(at: 0, to: state.buffer1.removeFirst())
+        slot2.initializeElement(at: 0, to: state.buffer2.removeFirst())
+        slot3.initializeElement(at: 0, to: state.buffer3.removeFirst())
+        slot4.initializeElement(at: 0, to: state.buffer4.removeFirst())
         if state.progress.checkExhausted(0, bufferIsEmpty: state.buffer1.isEmpty)
             || state.progress.checkExhausted(1, bufferIsEmpty: state.buffer2.isEmpty)
             || state.progress.checkExhausted(2, bufferIsEmpty: state.buffer3.isEmpty)
             || state.progress.checkExhausted(3, bufferIsEmpty: state.buffer4.isEmpty) {
             pendingSignals.add(1, ordering: .acquiringAndReleasing)
         }
-        return tuple
     }
 
     /// Sends the selector's result; false if the selector threw and the sequence ended.
-    private func deliver(_ tuple: Tuple) -> Bool {
+    @inline(__always)
+    private func deliver(
+        _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>, _ slot3: ValueSlot<E3>, _ slot4: ValueSlot<E4>
+    ) -> Bool {
         let result: Result
         do {
-            result = try resultSelector(tuple.0, tuple.1, tuple.2, tuple.3)
+            result = try resultSelector(
+                slot1.moveElement(from: 0), slot2.moveElement(from: 0),
+                slot3.moveElement(from: 0), slot4.moveElement(from: 0)
+            )
         } catch {
             forwardError(error)
             return false
@@ -129,22 +163,25 @@ final class Zip4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Result>, Sourc
     }
 
     override func drainOne() -> DrainStep {
-        var terminal: PendingTerminal?
-        let tuple = state.withLock { state -> Tuple? in
-            if state.hasTuple {
-                return takeTuple(&state)
+        var step = DrainStep.idle
+        withTupleSlots { slot1, slot2, slot3, slot4 in
+            var terminal: PendingTerminal?
+            let tookTuple = state.withLock { state -> Bool in
+                if state.hasTuple {
+                    takeTuple(&state, slot1, slot2, slot3, slot4)
+                    return true
+                }
+                terminal = state.progress.takeTerminal()
+                return false
             }
-            terminal = state.progress.takeTerminal()
-            return nil
+            if tookTuple {
+                step = deliver(slot1, slot2, slot3, slot4) ? .delivered : .finished
+            } else if let terminal {
+                deliver(terminal)
+                step = .finished
+            }
         }
-        if let tuple {
-            return deliver(tuple) ? .delivered : .finished
-        }
-        if let terminal {
-            deliver(terminal)
-            return .finished
-        }
-        return .idle
+        return step
     }
 
     func sourceCompleted(_ index: Int) {

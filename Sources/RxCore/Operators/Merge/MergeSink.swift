@@ -15,6 +15,7 @@
 // @unchecked Sendable: mutable state lives in `state`; the rest is immutable.
 final class MergeSink<SourceElement, Element>: DrainingSink<SourceElement, Element>, @unchecked Sendable {
     typealias Selector = (SourceElement) throws -> Observable<Element>
+    typealias Inner = MergeInnerObserver<SourceElement, Element>
 
     private struct State {
         /// Elements waiting for the emission right.
@@ -35,7 +36,7 @@ final class MergeSink<SourceElement, Element>: DrainingSink<SourceElement, Eleme
 
         /// Counts a new inner sequence and registers the observer that will subscribe to it.
         @inline(__always)
-        mutating func register(parent: MergeSink<SourceElement, Element>) -> MergeInnerObserver<SourceElement, Element> {
+        mutating func register(parent: MergeSink<SourceElement, Element>) -> Inner {
             activeCount += 1
             let slot: Int
             if let free = freeSlots.popLast() {
@@ -103,7 +104,7 @@ final class MergeSink<SourceElement, Element>: DrainingSink<SourceElement, Eleme
             fail(error)
             return
         }
-        var inner: MergeInnerObserver<SourceElement, Element>?
+        var inner: Inner?
         state.withLock { state in
             guard !state.isStopped else { return }
             if state.activeCount < maxConcurrent && !state.isDrainingWaiting {
@@ -120,7 +121,7 @@ final class MergeSink<SourceElement, Element>: DrainingSink<SourceElement, Eleme
     /// `flatMapFirst`: maps and subscribes `element` only if no inner sequence is running; the
     /// selector is not called for a dropped element.
     private func subscribeIfIdle(_ element: SourceElement) {
-        var inner: MergeInnerObserver<SourceElement, Element>?
+        var inner: Inner?
         state.withLock { state in
             if !state.isStopped && state.activeCount == 0 {
                 inner = state.register(parent: self)
@@ -170,7 +171,7 @@ final class MergeSink<SourceElement, Element>: DrainingSink<SourceElement, Eleme
     }
 
     final func innerCompleted(slot: Int) {
-        var inner: MergeInnerObserver<SourceElement, Element>?
+        var inner: Inner?
         var source: Observable<Element>?
         let completed = state.withLock { state -> Bool in
             // Once stopped the registry no longer matters (and after dispose it is gone).
@@ -193,12 +194,12 @@ final class MergeSink<SourceElement, Element>: DrainingSink<SourceElement, Eleme
 
     /// Subscribes waiting inner sequences while there is room, in a loop: an inner sequence that
     /// completes during its own subscribe leaves the next one to this loop instead of recursing.
-    private func subscribeWaiting(_ first: MergeInnerObserver<SourceElement, Element>, _ firstSource: Observable<Element>) {
+    private func subscribeWaiting(_ first: Inner, _ firstSource: Observable<Element>) {
         var inner = first
         var source = firstSource
         while true {
             subscribe(inner, to: source)
-            var nextInner: MergeInnerObserver<SourceElement, Element>?
+            var nextInner: Inner?
             var nextSource: Observable<Element>?
             let completed = state.withLock { state -> Bool in
                 if !state.isStopped && state.activeCount < maxConcurrent, let next = state.waiting.popFirst() {
@@ -222,7 +223,7 @@ final class MergeSink<SourceElement, Element>: DrainingSink<SourceElement, Eleme
     /// common `just` case) has nothing left to keep: its subscription is disposed at once without
     /// the bookkeeping of `setUpstream`.
     @inline(__always)
-    private func subscribe(_ inner: MergeInnerObserver<SourceElement, Element>, to source: Observable<Element>) {
+    private func subscribe(_ inner: Inner, to source: Observable<Element>) {
         let subscription = source.subscribe(inner)
         if inner.isDisposed {
             subscription.dispose()

@@ -55,6 +55,26 @@ struct FIFOBuffer<Element> {
         return storage.removeFirst()
     }
 
+    /// Returns (a copy of) the element at the front; the buffer must not be empty.
+    @inline(__always)
+    func peekFirst() -> Element {
+        guard let storage, storage.count > 0 else {
+            preconditionFailure("peekFirst() on an empty FIFOBuffer")
+        }
+        return storage.peekFirst()
+    }
+
+    /// Makes `element` the only element: the "latest value" use of the buffer.
+    @inline(__always)
+    mutating func replaceAll(with element: Element) {
+        if let storage, storage.count == 1 {
+            storage.replaceFirst(with: element)
+        } else {
+            removeAll()
+            append(element)
+        }
+    }
+
     /// Removes and returns the element at the front, or returns nil if the buffer is empty.
     @inline(__always)
     mutating func popFirst() -> Element? {
@@ -134,6 +154,22 @@ final class FIFOStorage<Element>: ManagedBuffer<FIFOStorageHeader, Element> {
             header.pointee.head = (head + 1) & (header.pointee.capacity - 1)
             header.pointee.count -= 1
             return (elements + head).move()
+        }
+    }
+
+    /// Returns a copy of the front element; the caller checked there is one.
+    @inline(__always)
+    func peekFirst() -> Element {
+        withUnsafeMutablePointers { header, elements in
+            elements[header.pointee.head]
+        }
+    }
+
+    /// Replaces the front element; the caller checked there is one.
+    @inline(__always)
+    func replaceFirst(with element: Element) {
+        withUnsafeMutablePointers { header, elements in
+            elements[header.pointee.head] = element
         }
     }
 

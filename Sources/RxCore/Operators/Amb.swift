@@ -70,9 +70,9 @@ final class AmbSink<Element>: Sink<Never, Element>, @unchecked Sendable {
         if current == index {
             return true
         }
-        guard current == Self.noWinner,
-              winner.compareExchange(expected: Self.noWinner, desired: index, ordering: .acquiringAndReleasing).exchanged
-        else { return false }
+        guard current == Self.noWinner else { return false }
+        let claim = winner.compareExchange(expected: Self.noWinner, desired: index, ordering: .acquiringAndReleasing)
+        guard claim.exchanged else { return false }
         for loser in observers.withLock({ $0 }) where loser.index != index {
             loser.dispose()
         }

@@ -24,6 +24,8 @@ final class FlatMapLatestSink<SourceElement, Element>: DrainingSink<SourceElemen
 
     private let state = LockedState.make(State())
     private let selector: (SourceElement) throws -> Observable<Element>
+    /// The inner observers' class, looked up once (see `MergeSink.innerType`).
+    private let innerType = Inner.self
 
     init(selector: @escaping (SourceElement) throws -> Observable<Element>, downstream: ObserverNode<Element>) {
         self.selector = selector
@@ -46,7 +48,7 @@ final class FlatMapLatestSink<SourceElement, Element>: DrainingSink<SourceElemen
         state.withLock { state in
             guard !state.isStopped else { return }
             state.latestID += 1
-            let next = Inner(parent: self, id: state.latestID)
+            let next = innerType.init(parent: self, id: state.latestID)
             previous = state.current
             state.current = next
             inner = next
@@ -181,7 +183,7 @@ final class FlatMapLatestInnerObserver<SourceElement, Element>: SubscriptionNode
     private let parent: FlatMapLatestSink<SourceElement, Element>
     private let id: Int
 
-    init(parent: FlatMapLatestSink<SourceElement, Element>, id: Int) {
+    required init(parent: FlatMapLatestSink<SourceElement, Element>, id: Int) {
         self.parent = parent
         self.id = id
         super.init()

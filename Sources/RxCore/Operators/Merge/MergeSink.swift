@@ -45,7 +45,7 @@ final class MergeSink<SourceElement, Element>: DrainingSink<SourceElement, Eleme
                 slot = inners.count
                 inners.append(nil)
             }
-            let inner = MergeInnerObserver(parent: parent, slot: slot)
+            let inner = parent.innerType.init(parent: parent, slot: slot)
             inners[slot] = inner
             return inner
         }
@@ -70,6 +70,9 @@ final class MergeSink<SourceElement, Element>: DrainingSink<SourceElement, Eleme
 
     private let state = LockedState.make(State())
     private let selector: Selector
+    /// The inner observers' class, looked up once: allocating through it costs no type-metadata
+    /// look-up per inner sequence (unspecialized generic code would pay one for each).
+    fileprivate let innerType = Inner.self
     private let maxConcurrent: Int
     private let dropsWhenBusy: Bool
 
@@ -297,7 +300,7 @@ final class MergeInnerObserver<SourceElement, Element>: SubscriptionNode<Element
     private let parent: MergeSink<SourceElement, Element>
     private let slot: Int
 
-    init(parent: MergeSink<SourceElement, Element>, slot: Int) {
+    required init(parent: MergeSink<SourceElement, Element>, slot: Int) {
         self.parent = parent
         self.slot = slot
         super.init()

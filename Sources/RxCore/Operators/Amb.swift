@@ -15,7 +15,12 @@ extension ObservableType {
         AmbObservable(sources: Array(sources))
     }
 
-    /// Mirrors whichever of this sequence and `right` sends an event first; see `amb(_:)`.
+    /// Mirrors whichever of this sequence and `right` sends an event first, and disposes the other.
+    ///
+    /// - Parameter right: The competing sequence, subscribed right after this one.
+    /// - Returns: The winning sequence's events.
+    /// - Note: Exactly one wins even when both send concurrently; events arrive on the winner's
+    ///   thread.
     public func amb<Source: ObservableConvertibleType>(_ right: Source) -> Observable<Element>
     where Source.Element == Element {
         AmbObservable(sources: [asObservable(), right.asObservable()])

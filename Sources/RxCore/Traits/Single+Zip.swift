@@ -17,7 +17,16 @@ extension Single {
         Single(unchecked: Zip2Observable(source1.source, source2.source, resultSelector: resultSelector))
     }
 
-    /// Runs three `Single`s at once and combines their elements; see `zip(_:_:resultSelector:)`.
+    /// Runs three `Single`s at once and combines their elements when all have succeeded.
+    ///
+    /// - Parameters:
+    ///   - source1: The first `Single`.
+    ///   - source2: The second `Single`.
+    ///   - source3: The third `Single`.
+    ///   - resultSelector: Builds the result; an error it throws becomes the failure.
+    /// - Returns: A `Single` that succeeds once all have, and fails as soon as one fails, disposing
+    ///   (cancelling) the others.
+    /// - Note: The result arrives on the thread of the source that finished last (or failed first).
     public static func zip<E1, E2, E3>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>,
         resultSelector: @escaping (E1, E2, E3) throws -> Element
@@ -27,7 +36,17 @@ extension Single {
         ))
     }
 
-    /// Runs four `Single`s at once and combines their elements; see `zip(_:_:resultSelector:)`.
+    /// Runs four `Single`s at once and combines their elements when all have succeeded.
+    ///
+    /// - Parameters:
+    ///   - source1: The first `Single`.
+    ///   - source2: The second `Single`.
+    ///   - source3: The third `Single`.
+    ///   - source4: The fourth `Single`.
+    ///   - resultSelector: Builds the result; an error it throws becomes the failure.
+    /// - Returns: A `Single` that succeeds once all have, and fails as soon as one fails, disposing
+    ///   (cancelling) the others.
+    /// - Note: The result arrives on the thread of the source that finished last (or failed first).
     public static func zip<E1, E2, E3, E4>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>,
         resultSelector: @escaping (E1, E2, E3, E4) throws -> Element
@@ -50,7 +69,14 @@ extension Single {
     }
 
     /// Runs every `Single` of a collection at once and combines their elements, in the order of the
-    /// collection, with `resultSelector`; see `zip(_:)`.
+    /// collection, with `resultSelector`.
+    ///
+    /// - Parameters:
+    ///   - sources: The `Single`s; an empty collection succeeds at once with `resultSelector([])`.
+    ///   - resultSelector: Builds the result; an error it throws becomes the failure.
+    /// - Returns: A `Single` that succeeds once all have, and fails as soon as one fails, disposing
+    ///   (cancelling) the others.
+    /// - Note: The result arrives on the thread of the source that finished last (or failed first).
     public static func zip<Sources: Collection, SourceElement>(
         _ sources: Sources, resultSelector: @escaping ([SourceElement]) throws -> Element
     ) -> Single<Element> where Sources.Element == Single<SourceElement> {
@@ -66,6 +92,9 @@ extension Single {
 extension Single where Element == Any {
     /// Runs two `Single`s at once and succeeds with both elements as a tuple.
     ///
+    /// - Parameters:
+    ///   - source1: The first `Single`.
+    ///   - source2: The second `Single`.
     /// - Returns: A `Single` that succeeds once both have, and fails as soon as either fails,
     ///   disposing (cancelling) the other.
     /// - Note: The result arrives on the thread of the source that finished last (or failed first).
@@ -73,14 +102,31 @@ extension Single where Element == Any {
         Single<(E1, E2)>.zip(source1, source2) { ($0, $1) }
     }
 
-    /// Runs three `Single`s at once and succeeds with a tuple; see `zip(_:_:)`.
+    /// Runs three `Single`s at once and succeeds with their elements as a tuple.
+    ///
+    /// - Parameters:
+    ///   - source1: The first `Single`.
+    ///   - source2: The second `Single`.
+    ///   - source3: The third `Single`.
+    /// - Returns: A `Single` that succeeds once all have, and fails as soon as one fails, disposing
+    ///   (cancelling) the others.
+    /// - Note: The result arrives on the thread of the source that finished last (or failed first).
     public static func zip<E1, E2, E3>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>
     ) -> Single<(E1, E2, E3)> {
         Single<(E1, E2, E3)>.zip(source1, source2, source3) { ($0, $1, $2) }
     }
 
-    /// Runs four `Single`s at once and succeeds with a tuple; see `zip(_:_:)`.
+    /// Runs four `Single`s at once and succeeds with their elements as a tuple.
+    ///
+    /// - Parameters:
+    ///   - source1: The first `Single`.
+    ///   - source2: The second `Single`.
+    ///   - source3: The third `Single`.
+    ///   - source4: The fourth `Single`.
+    /// - Returns: A `Single` that succeeds once all have, and fails as soon as one fails, disposing
+    ///   (cancelling) the others.
+    /// - Note: The result arrives on the thread of the source that finished last (or failed first).
     public static func zip<E1, E2, E3, E4>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>
     ) -> Single<(E1, E2, E3, E4)> {

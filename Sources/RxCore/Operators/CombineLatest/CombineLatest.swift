@@ -20,7 +20,20 @@ extension ObservableType {
         CombineLatest2Observable(source1.asObservable(), source2.asObservable(), resultSelector: resultSelector)
     }
 
-    /// Combines the latest elements of three sources; see `combineLatest(_:_:resultSelector:)`.
+    /// Combines the latest element of each of three sources whenever any of them emits, once every
+    /// source has emitted.
+    ///
+    /// - Parameters:
+    ///   - source1: The first source.
+    ///   - source2: The second source.
+    ///   - source3: The third source.
+    ///   - resultSelector: Builds a result from the latest elements; an error it throws terminates
+    ///     the sequence with that error.
+    /// - Returns: A sequence that completes when every source has completed (or at once when a
+    ///   source completes without having emitted), and fails, disposing every source, as soon as one
+    ///   of them fails.
+    /// - Note: The sources may emit concurrently; the result's events (and the calls to
+    ///   `resultSelector`) are serialized and arrive on the thread of one of the sources.
     public static func combineLatest<
         O1: ObservableConvertibleType, O2: ObservableConvertibleType, O3: ObservableConvertibleType
     >(
@@ -32,7 +45,21 @@ extension ObservableType {
         )
     }
 
-    /// Combines the latest elements of four sources; see `combineLatest(_:_:resultSelector:)`.
+    /// Combines the latest element of each of four sources whenever any of them emits, once every
+    /// source has emitted.
+    ///
+    /// - Parameters:
+    ///   - source1: The first source.
+    ///   - source2: The second source.
+    ///   - source3: The third source.
+    ///   - source4: The fourth source.
+    ///   - resultSelector: Builds a result from the latest elements; an error it throws terminates
+    ///     the sequence with that error.
+    /// - Returns: A sequence that completes when every source has completed (or at once when a
+    ///   source completes without having emitted), and fails, disposing every source, as soon as one
+    ///   of them fails.
+    /// - Note: The sources may emit concurrently; the result's events (and the calls to
+    ///   `resultSelector`) are serialized and arrive on the thread of one of the sources.
     public static func combineLatest<
         O1: ObservableConvertibleType, O2: ObservableConvertibleType,
         O3: ObservableConvertibleType, O4: ObservableConvertibleType
@@ -51,7 +78,12 @@ extension ObservableType where Element == Any {
     /// Combines the latest element of each source into a tuple whenever any of them emits, once
     /// every source has emitted.
     ///
-    /// - Returns: See `combineLatest(_:_:resultSelector:)`.
+    /// - Parameters:
+    ///   - source1: The first source.
+    ///   - source2: The second source.
+    /// - Returns: A sequence that completes when every source has completed (or at once when a
+    ///   source completes without having emitted), and fails, disposing every source, as soon as one
+    ///   of them fails.
     /// - Note: The sources may emit concurrently; the result's events are serialized and arrive on
     ///   the thread of one of the sources.
     public static func combineLatest<O1: ObservableConvertibleType, O2: ObservableConvertibleType>(
@@ -60,7 +92,18 @@ extension ObservableType where Element == Any {
         CombineLatest2Observable(source1.asObservable(), source2.asObservable()) { ($0, $1) }
     }
 
-    /// Combines the latest elements of three sources into tuples; see `combineLatest(_:_:)`.
+    /// Combines the latest element of each of three sources into a tuple whenever any of them
+    /// emits, once every source has emitted.
+    ///
+    /// - Parameters:
+    ///   - source1: The first source.
+    ///   - source2: The second source.
+    ///   - source3: The third source.
+    /// - Returns: A sequence that completes when every source has completed (or at once when a
+    ///   source completes without having emitted), and fails, disposing every source, as soon as one
+    ///   of them fails.
+    /// - Note: The sources may emit concurrently; the result's events are serialized and arrive on
+    ///   the thread of one of the sources.
     public static func combineLatest<
         O1: ObservableConvertibleType, O2: ObservableConvertibleType, O3: ObservableConvertibleType
     >(
@@ -71,7 +114,19 @@ extension ObservableType where Element == Any {
         }
     }
 
-    /// Combines the latest elements of four sources into tuples; see `combineLatest(_:_:)`.
+    /// Combines the latest element of each of four sources into a tuple whenever any of them
+    /// emits, once every source has emitted.
+    ///
+    /// - Parameters:
+    ///   - source1: The first source.
+    ///   - source2: The second source.
+    ///   - source3: The third source.
+    ///   - source4: The fourth source.
+    /// - Returns: A sequence that completes when every source has completed (or at once when a
+    ///   source completes without having emitted), and fails, disposing every source, as soon as one
+    ///   of them fails.
+    /// - Note: The sources may emit concurrently; the result's events are serialized and arrive on
+    ///   the thread of one of the sources.
     public static func combineLatest<
         O1: ObservableConvertibleType, O2: ObservableConvertibleType,
         O3: ObservableConvertibleType, O4: ObservableConvertibleType

@@ -11,12 +11,25 @@ extension ObservableType {
         ConcatObservable(sources: sources)
     }
 
-    /// Concatenates an array of sequences; see `concat(_:)` (variadic).
+    /// Concatenates an array of sequences: each is subscribed when the previous one has completed.
+    ///
+    /// - Parameter sources: The sequences, in order; an empty array completes at once.
+    /// - Returns: A sequence that completes after the last source, and fails as soon as a source
+    ///   fails (the later ones are then never subscribed).
+    /// - Note: Synchronous sources run in constant stack depth. Events arrive on the thread of the
+    ///   source that sends them, serialized since one source runs at a time.
     public static func concat(_ sources: [Observable<Element>]) -> Observable<Element> {
         ConcatObservable(sources: sources)
     }
 
-    /// Concatenates a collection of sequences; see `concat(_:)` (variadic).
+    /// Concatenates a collection of sequences: each is subscribed when the previous one has
+    /// completed.
+    ///
+    /// - Parameter sources: The sequences, in order; an empty collection completes at once.
+    /// - Returns: A sequence that completes after the last source, and fails as soon as a source
+    ///   fails (the later ones are then never subscribed).
+    /// - Note: Synchronous sources run in constant stack depth. Events arrive on the thread of the
+    ///   source that sends them, serialized since one source runs at a time.
     public static func concat<Sources: Collection>(_ sources: Sources) -> Observable<Element>
     where Sources.Element == Observable<Element> {
         ConcatObservable(sources: Array(sources))
@@ -26,7 +39,7 @@ extension ObservableType {
     ///
     /// - Parameter second: Subscribed when this sequence completes.
     /// - Returns: A sequence that completes after `second`, and fails as soon as either fails.
-    /// - Note: See `concat(_:)` (variadic).
+    /// - Note: Events arrive on the thread of the sequence that sends them.
     public func concat<Source: ObservableConvertibleType>(_ second: Source) -> Observable<Element>
     where Source.Element == Element {
         ConcatObservable(sources: [asObservable(), second.asObservable()])

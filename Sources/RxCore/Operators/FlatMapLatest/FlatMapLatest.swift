@@ -19,8 +19,13 @@ extension ObservableType {
 }
 
 extension ObservableType where Element: ObservableConvertibleType {
-    /// Mirrors the most recent inner sequence this sequence emitted, disposing the previous one;
-    /// see `flatMapLatest(_:)`.
+    /// Mirrors the most recent inner sequence this sequence emitted, disposing the previous one.
+    ///
+    /// - Returns: A sequence that completes when this sequence and the latest inner one have
+    ///   completed, and fails as soon as either fails. Events of a replaced inner sequence are
+    ///   dropped.
+    /// - Note: The result's events are serialized and arrive on the thread of the sequence that
+    ///   sent them.
     public func switchLatest() -> Observable<Element.Element> {
         FlatMapLatestObservable(source: asObservable()) { $0.asObservable() }
     }

@@ -12,12 +12,28 @@ extension ObservableType {
         MergeArrayObservable(sources: sources)
     }
 
-    /// Merges the elements of an array of sequences into one; see `merge(_:)` (variadic).
+    /// Merges the elements of an array of sequences into one, as they arrive.
+    ///
+    /// - Parameter sources: The sequences, all subscribed at once; an empty array gives a sequence
+    ///   that completes at once.
+    /// - Returns: A sequence that completes when every source has completed, and fails, disposing
+    ///   the others, as soon as one fails.
+    /// - Note: The sources may emit concurrently; the result's events are serialized (never
+    ///   concurrent, never re-entrant) and arrive on the thread of one of the sources. Each source's
+    ///   elements keep their order.
     public static func merge(_ sources: [Observable<Element>]) -> Observable<Element> {
         MergeArrayObservable(sources: sources)
     }
 
-    /// Merges the elements of a collection of sequences into one; see `merge(_:)` (variadic).
+    /// Merges the elements of a collection of sequences into one, as they arrive.
+    ///
+    /// - Parameter sources: The sequences, all subscribed at once; an empty collection gives a
+    ///   sequence that completes at once.
+    /// - Returns: A sequence that completes when every source has completed, and fails, disposing
+    ///   the others, as soon as one fails.
+    /// - Note: The sources may emit concurrently; the result's events are serialized (never
+    ///   concurrent, never re-entrant) and arrive on the thread of one of the sources. Each source's
+    ///   elements keep their order.
     public static func merge<Sources: Collection>(_ sources: Sources) -> Observable<Element>
     where Sources.Element == Observable<Element> {
         MergeArrayObservable(sources: Array(sources))
@@ -49,6 +65,11 @@ extension ObservableType where Element: ObservableConvertibleType {
 
     /// Concatenates the inner sequences this sequence emits: each is subscribed when the previous
     /// one has completed. The same as `merge(maxConcurrent: 1)`.
+    ///
+    /// - Returns: A sequence that completes when this sequence and every inner one have completed,
+    ///   and fails, disposing everything, as soon as any of them fails.
+    /// - Note: Inner sequences that complete synchronously are subscribed in a loop, without growing
+    ///   the stack. Events arrive on the thread of the inner sequence that sends them.
     public func concat() -> Observable<Element.Element> {
         merge(maxConcurrent: 1)
     }

@@ -20,7 +20,19 @@ extension ObservableType {
         Zip2Observable(source1.asObservable(), source2.asObservable(), resultSelector: resultSelector)
     }
 
-    /// Combines the sources element by element into tuples; see `zip(_:_:resultSelector:)`.
+    /// Combines three sources element by element: the nth element of each, passed to
+    /// `resultSelector`, gives the nth element of the result.
+    ///
+    /// - Parameters:
+    ///   - source1: The first source.
+    ///   - source2: The second source.
+    ///   - source3: The third source.
+    ///   - resultSelector: Builds a result from one element of each source; an error it throws
+    ///     terminates the sequence with that error.
+    /// - Returns: A sequence that completes as soon as no further tuple can be formed, and fails,
+    ///   disposing every source, as soon as one of them fails.
+    /// - Note: The sources may emit concurrently; the result's events (and the calls to
+    ///   `resultSelector`) are serialized and arrive on the thread of one of the sources.
     public static func zip<O1: ObservableConvertibleType, O2: ObservableConvertibleType, O3: ObservableConvertibleType>(
         _ source1: O1, _ source2: O2, _ source3: O3,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element
@@ -30,7 +42,20 @@ extension ObservableType {
         )
     }
 
-    /// Combines four sources element by element; see `zip(_:_:resultSelector:)`.
+    /// Combines four sources element by element: the nth element of each, passed to
+    /// `resultSelector`, gives the nth element of the result.
+    ///
+    /// - Parameters:
+    ///   - source1: The first source.
+    ///   - source2: The second source.
+    ///   - source3: The third source.
+    ///   - source4: The fourth source.
+    ///   - resultSelector: Builds a result from one element of each source; an error it throws
+    ///     terminates the sequence with that error.
+    /// - Returns: A sequence that completes as soon as no further tuple can be formed, and fails,
+    ///   disposing every source, as soon as one of them fails.
+    /// - Note: The sources may emit concurrently; the result's events (and the calls to
+    ///   `resultSelector`) are serialized and arrive on the thread of one of the sources.
     public static func zip<
         O1: ObservableConvertibleType, O2: ObservableConvertibleType,
         O3: ObservableConvertibleType, O4: ObservableConvertibleType
@@ -48,6 +73,9 @@ extension ObservableType {
 extension ObservableType where Element == Any {
     /// Combines two sources element by element into tuples: `(first of each)`, `(second of each)`...
     ///
+    /// - Parameters:
+    ///   - source1: The first source.
+    ///   - source2: The second source.
     /// - Returns: See `zip(_:_:resultSelector:)`: completes as soon as no further tuple can be formed,
     ///   fails (disposing every source) as soon as a source fails.
     /// - Note: The sources may emit concurrently; the result's events are serialized and arrive on
@@ -58,14 +86,33 @@ extension ObservableType where Element == Any {
         Zip2Observable(source1.asObservable(), source2.asObservable()) { ($0, $1) }
     }
 
-    /// Combines three sources element by element into tuples; see `zip(_:_:)`.
+    /// Combines three sources element by element into tuples.
+    ///
+    /// - Parameters:
+    ///   - source1: The first source.
+    ///   - source2: The second source.
+    ///   - source3: The third source.
+    /// - Returns: A sequence that completes as soon as no further tuple can be formed, and fails,
+    ///   disposing every source, as soon as one of them fails.
+    /// - Note: The sources may emit concurrently; the result's events are serialized and arrive on
+    ///   the thread of one of the sources.
     public static func zip<O1: ObservableConvertibleType, O2: ObservableConvertibleType, O3: ObservableConvertibleType>(
         _ source1: O1, _ source2: O2, _ source3: O3
     ) -> Observable<(O1.Element, O2.Element, O3.Element)> {
         Zip3Observable(source1.asObservable(), source2.asObservable(), source3.asObservable()) { ($0, $1, $2) }
     }
 
-    /// Combines four sources element by element into tuples; see `zip(_:_:)`.
+    /// Combines four sources element by element into tuples.
+    ///
+    /// - Parameters:
+    ///   - source1: The first source.
+    ///   - source2: The second source.
+    ///   - source3: The third source.
+    ///   - source4: The fourth source.
+    /// - Returns: A sequence that completes as soon as no further tuple can be formed, and fails,
+    ///   disposing every source, as soon as one of them fails.
+    /// - Note: The sources may emit concurrently; the result's events are serialized and arrive on
+    ///   the thread of one of the sources.
     public static func zip<
         O1: ObservableConvertibleType, O2: ObservableConvertibleType,
         O3: ObservableConvertibleType, O4: ObservableConvertibleType

@@ -214,3 +214,34 @@ final class FlatMapTests: RxTestCase {
         }
     }
 }
+
+extension FlatMapTests {
+    func testEachSubscriptionRunsItsOwnFlatMapAndAnInnerErrorDuringSubscribeStopsTheOuter() {
+        let mapped = Observable.merge(Observable.just(1), Observable.just(2)).flatMap { Observable.just($0 * 10) }
+        var first: [Int] = []
+        var second: [Int] = []
+        _ = mapped.subscribe(onNext: { first.append($0) })
+        _ = mapped.subscribe(onNext: { second.append($0) })
+        XCTAssertEqual(first, [10, 20])
+        XCTAssertEqual(second, [10, 20])
+
+        var selectorCalls = 0
+        let recorder = EventRecorder<Int>()
+        let subscription = recorder.subscribe(
+            Observable<Int>.create { observer in
+                (1...5).forEach(observer.onNext)
+                observer.onCompleted()
+                return Disposables.create()
+            }
+            .flatMap { value -> Observable<Int> in
+                selectorCalls += 1
+                return value == 2 ? Observable.error(TestError.boom) : Observable.just(value)
+            }
+        )
+        XCTAssertEqual(recorder.elements, [1])
+        XCTAssertEqual(recorder.error as? TestError, .boom)
+        XCTAssertEqual(selectorCalls, 2, "the outer is disposed as soon as the inner error is delivered")
+        recorder.assertGrammar()
+        subscription.dispose()
+    }
+}

@@ -5,8 +5,8 @@ import XCTest
 
 /// A hand-driven source built on `Observable.create`: the test sends events through it and can see
 /// whether it is subscribed and how often its subscription was disposed.
+// @unchecked Sendable: all mutable state is in `box`, a LockedBox.
 final class ManualSource<Element>: @unchecked Sendable {
-    // @unchecked Sendable: all mutable state is in `box`, a LockedBox.
     private struct State {
         var observer: AnyObserver<Element>?
         var subscriptions = 0
@@ -40,10 +40,43 @@ final class ManualSource<Element>: @unchecked Sendable {
     func onCompleted() { box.value.observer?.onCompleted() }
 }
 
+/// A `Single` the test resolves by hand, counting subscriptions and disposals.
+// @unchecked Sendable: all mutable state is in `box`, a LockedBox.
+final class ManualSingle<Element>: @unchecked Sendable {
+    private struct State {
+        var resolve: ((SingleEvent<Element>) -> Void)?
+        var subscriptions = 0
+        var disposals = 0
+    }
+
+    private let box = LockedBox(State())
+
+    var single: Single<Element> {
+        Single.create { [box] resolve in
+            box.mutate {
+                $0.resolve = resolve
+                $0.subscriptions += 1
+            }
+            return Disposables.create {
+                box.mutate {
+                    $0.resolve = nil
+                    $0.disposals += 1
+                }
+            }
+        }
+    }
+
+    var subscriptions: Int { box.value.subscriptions }
+    var disposals: Int { box.value.disposals }
+
+    func succeed(_ element: Element) { box.value.resolve?(.success(element)) }
+    func fail(_ error: Error) { box.value.resolve?(.failure(error)) }
+}
+
 /// Records what reaches a subscriber and checks the grammar as it goes: never two events at once,
 /// never an event inside another (re-entrancy), never anything after a terminal event.
+// @unchecked Sendable: `events` is a LockedBox; the counters are atomics.
 final class EventRecorder<Element>: @unchecked Sendable {
-    // @unchecked Sendable: `events` is a LockedBox; the counters are atomics.
     let events = LockedBox<[Event<Element>]>([])
     private let inside = Atomic<Int>(0)
     private let overlaps = Atomic<Int>(0)

@@ -4,39 +4,6 @@ import RxCore
 import RxTesting
 import XCTest
 
-/// A `Single` the test resolves by hand, counting subscriptions and disposals.
-final class ManualSingle<Element>: @unchecked Sendable {
-    // @unchecked Sendable: all mutable state is in `box`, a LockedBox.
-    private struct State {
-        var resolve: ((SingleEvent<Element>) -> Void)?
-        var subscriptions = 0
-        var disposals = 0
-    }
-
-    private let box = LockedBox(State())
-
-    var single: Single<Element> {
-        Single.create { [box] resolve in
-            box.mutate {
-                $0.resolve = resolve
-                $0.subscriptions += 1
-            }
-            return Disposables.create {
-                box.mutate {
-                    $0.resolve = nil
-                    $0.disposals += 1
-                }
-            }
-        }
-    }
-
-    var subscriptions: Int { box.value.subscriptions }
-    var disposals: Int { box.value.disposals }
-
-    func succeed(_ element: Element) { box.value.resolve?(.success(element)) }
-    func fail(_ error: Error) { box.value.resolve?(.failure(error)) }
-}
-
 final class SingleZipTests: RxTestCase {
     func testZipsTwoThreeAndFourSinglesIntoTuplesOrWithASelector() {
         var results: [String] = []

@@ -322,3 +322,17 @@ final class ZipTests: RxTestCase {
         }
     }
 }
+
+extension ZipTests {
+    func testEachSubscriptionRunsItsOwnZip() {
+        let zipped = Observable.zip(Observable.just(1), Observable.just(2)) { $0 + $1 }
+        var first: [Int] = []
+        var second: [Int] = []
+        let one = zipped.subscribe(onNext: { first.append($0) })
+        let two = zipped.subscribe(onNext: { second.append($0) })
+        XCTAssertEqual(first, [3])
+        XCTAssertEqual(second, [3])
+        one.dispose()
+        two.dispose()
+    }
+}

@@ -106,11 +106,13 @@ final class FIFOStorage<Element>: ManagedBuffer<FIFOStorageHeader, Element> {
         let buffer = create(minimumCapacity: capacity) { _ in
             FIFOStorageHeader(capacity: capacity, head: 0, count: 0)
         }
+        Resources.incrementTotal()
         // `create` is declared to return the base class; the dynamic type is `Self`.
         return unsafeDowncast(buffer, to: FIFOStorage<Element>.self)
     }
 
     deinit {
+        Resources.decrementTotal()
         withUnsafeMutablePointers { header, elements in
             let capacity = header.pointee.capacity
             var index = header.pointee.head

@@ -6,8 +6,8 @@ import XCTest
 
 final class AmbTests: RxTestCase {
     func testTheFirstSourceToEmitWinsAndTheOthersAreDisposed() {
-        let sources = (0..<3).map { _ in ManualSource<Int>() }
-        let recorder = EventRecorder<Int>()
+        let sources = (0..<3).map { _ in ThreadSafeSource<Int>() }
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(Observable.amb(sources.map(\.observable)))
         XCTAssertEqual(sources.map(\.subscriptions), [1, 1, 1])
         sources[1].onNext(10)
@@ -22,9 +22,9 @@ final class AmbTests: RxTestCase {
     }
 
     func testATerminalEventAlsoWinsTheRace() {
-        let left = ManualSource<Int>()
-        let right = ManualSource<Int>()
-        let recorder = EventRecorder<Int>()
+        let left = ThreadSafeSource<Int>()
+        let right = ThreadSafeSource<Int>()
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(left.observable.amb(right.observable))
         right.onError(TestError.boom)
         left.onNext(1)
@@ -40,7 +40,7 @@ final class AmbTests: RxTestCase {
     }
 
     func testASynchronousWinnerMeansTheRestAreNeverSubscribed() {
-        let late = ManualSource<Int>()
+        let late = ThreadSafeSource<Int>()
         var received: [Int] = []
         _ = Observable.amb([Observable.just(1), late.observable]).subscribe(onNext: { received.append($0) })
         XCTAssertEqual(received, [1])
@@ -48,7 +48,7 @@ final class AmbTests: RxTestCase {
     }
 
     func testDisposeDisposesEverySourceAndNoSourcesNeverEmits() {
-        let sources = (0..<2).map { _ in ManualSource<Int>() }
+        let sources = (0..<2).map { _ in ThreadSafeSource<Int>() }
         var events = 0
         let subscription = Observable.amb(sources.map(\.observable)).subscribe(onNext: { _ in events += 1 })
         subscription.dispose()
@@ -63,8 +63,8 @@ final class AmbTests: RxTestCase {
 
     func testConcurrentFirstEventsHaveExactlyOneWinner() {
         for _ in 0..<200 {
-            let sources = (0..<4).map { _ in ManualSource<Int>() }
-            let recorder = EventRecorder<Int>()
+            let sources = (0..<4).map { _ in ThreadSafeSource<Int>() }
+            let recorder = GrammarRecorder<Int>()
             let subscription = recorder.subscribe(Observable.amb(sources.map(\.observable)))
             DispatchQueue.concurrentPerform(iterations: 4) { worker in
                 for value in 0..<20 {

@@ -6,9 +6,9 @@ import XCTest
 
 final class CombineLatestTests: RxTestCase {
     func testEmitsTheLatestOfEachOnceAllHaveEmittedThenOnEveryElement() {
-        let numbers = ManualSource<Int>()
-        let letters = ManualSource<String>()
-        let recorder = EventRecorder<String>()
+        let numbers = ThreadSafeSource<Int>()
+        let letters = ThreadSafeSource<String>()
+        let recorder = GrammarRecorder<String>()
         let subscription = recorder.subscribe(
             Observable.combineLatest(numbers.observable, letters.observable) { "\($0)\($1)" }
         )
@@ -25,9 +25,9 @@ final class CombineLatestTests: RxTestCase {
     }
 
     func testCompletesWhenEverySourceHasCompletedAndKeepsCombiningUntilThen() {
-        let left = ManualSource<Int>()
-        let right = ManualSource<Int>()
-        let recorder = EventRecorder<(Int, Int)>()
+        let left = ThreadSafeSource<Int>()
+        let right = ThreadSafeSource<Int>()
+        let recorder = GrammarRecorder<(Int, Int)>()
         let subscription = recorder.subscribe(Observable.combineLatest(left.observable, right.observable))
         left.onNext(1)
         right.onNext(10)
@@ -42,9 +42,9 @@ final class CombineLatestTests: RxTestCase {
     }
 
     func testCompletesAtOnceWhenASourceCompletesWithoutEverEmitting() {
-        let left = ManualSource<Int>()
-        let right = ManualSource<Int>()
-        let recorder = EventRecorder<(Int, Int)>()
+        let left = ThreadSafeSource<Int>()
+        let right = ThreadSafeSource<Int>()
+        let recorder = GrammarRecorder<(Int, Int)>()
         let subscription = recorder.subscribe(Observable.combineLatest(left.observable, right.observable))
         left.onNext(1)
         right.onCompleted()
@@ -55,10 +55,12 @@ final class CombineLatestTests: RxTestCase {
     }
 
     func testAnErrorTerminatesAndDisposesTheOtherSources() {
-        let sources = (0..<3).map { _ in ManualSource<Int>() }
-        let recorder = EventRecorder<Int>()
+        let sources = (0..<3).map { _ in ThreadSafeSource<Int>() }
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(
-            Observable.combineLatest(sources[0].observable, sources[1].observable, sources[2].observable) { $0 + $1 + $2 }
+            Observable.combineLatest(sources[0].observable, sources[1].observable, sources[2].observable) {
+                $0 + $1 + $2
+            }
         )
         sources.forEach { $0.onNext(1) }
         sources[2].onError(TestError.boom)
@@ -71,9 +73,9 @@ final class CombineLatestTests: RxTestCase {
     }
 
     func testAThrowingResultSelectorTerminatesWithItsError() {
-        let left = ManualSource<Int>()
-        let right = ManualSource<Int>()
-        let recorder = EventRecorder<Int>()
+        let left = ThreadSafeSource<Int>()
+        let right = ThreadSafeSource<Int>()
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(Observable.combineLatest(left.observable, right.observable) { a, b in
             if a + b > 2 { throw TestError.other }
             return a + b
@@ -94,8 +96,8 @@ final class CombineLatestTests: RxTestCase {
             .subscribe(onNext: { triples.append("\($0.0)\($0.1)\($0.2)") })
         XCTAssertEqual(triples, ["1atrue"])
 
-        let sources = (0..<4).map { _ in ManualSource<Int>() }
-        let recorder = EventRecorder<(Int, Int, Int, Int)>()
+        let sources = (0..<4).map { _ in ThreadSafeSource<Int>() }
+        let recorder = GrammarRecorder<(Int, Int, Int, Int)>()
         let subscription = recorder.subscribe(Observable.combineLatest(
             sources[0].observable, sources[1].observable, sources[2].observable, sources[3].observable
         ))
@@ -122,8 +124,8 @@ final class CombineLatestTests: RxTestCase {
     }
 
     func testCollectionFormCombinesIntoArraysAndAnEmptyCollectionCompletesAtOnce() {
-        let sources = (0..<3).map { _ in ManualSource<Int>() }
-        let recorder = EventRecorder<[Int]>()
+        let sources = (0..<3).map { _ in ThreadSafeSource<Int>() }
+        let recorder = GrammarRecorder<[Int]>()
         let subscription = recorder.subscribe(Observable.combineLatest(sources.map(\.observable)))
         sources[0].onNext(1)
         sources[1].onNext(2)
@@ -147,8 +149,8 @@ final class CombineLatestTests: RxTestCase {
     }
 
     func testCollectionFormCompletesWhenASourceCompletesEmptyAndFailsOnAnError() {
-        let sources = (0..<3).map { _ in ManualSource<Int>() }
-        let recorder = EventRecorder<[Int]>()
+        let sources = (0..<3).map { _ in ThreadSafeSource<Int>() }
+        let recorder = GrammarRecorder<[Int]>()
         let subscription = recorder.subscribe(Observable.combineLatest(sources.map(\.observable)))
         sources[0].onNext(1)
         sources[1].onCompleted()
@@ -156,8 +158,8 @@ final class CombineLatestTests: RxTestCase {
         XCTAssertTrue(sources.allSatisfy { !$0.isSubscribed })
         subscription.dispose()
 
-        let failing = (0..<2).map { _ in ManualSource<Int>() }
-        let failures = EventRecorder<[Int]>()
+        let failing = (0..<2).map { _ in ThreadSafeSource<Int>() }
+        let failures = GrammarRecorder<[Int]>()
         let second = failures.subscribe(Observable.combineLatest(failing.map(\.observable)))
         failing[1].onError(TestError.boom)
         XCTAssertEqual(failures.error as? TestError, .boom)
@@ -166,11 +168,11 @@ final class CombineLatestTests: RxTestCase {
     }
 
     func testAReactionThatFeedsASourceIsDeliveredAfterTheCurrentCombination() {
-        let left = ManualSource<Int>()
-        let right = ManualSource<Int>()
-        let recorder = EventRecorder<Int>()
-        let subscription = recorder.subscribe(Observable.combineLatest(left.observable, right.observable) { $0 * 10 + $1 }) {
-            value in
+        let left = ThreadSafeSource<Int>()
+        let right = ThreadSafeSource<Int>()
+        let recorder = GrammarRecorder<Int>()
+        let combined = Observable.combineLatest(left.observable, right.observable) { $0 * 10 + $1 }
+        let subscription = recorder.subscribe(combined) { value in
             if value % 10 < 3 {
                 right.onNext(value % 10 + 1)
             }
@@ -185,9 +187,9 @@ final class CombineLatestTests: RxTestCase {
     func testConcurrentSourcesAreSerializedAndEachCombinationIsMonotonic() {
         let count = 2_000
         for _ in 0..<40 {
-            let left = ManualSource<Int>()
-            let right = ManualSource<Int>()
-            let recorder = EventRecorder<(Int, Int)>()
+            let left = ThreadSafeSource<Int>()
+            let right = ThreadSafeSource<Int>()
+            let recorder = GrammarRecorder<(Int, Int)>()
             let subscription = recorder.subscribe(Observable.combineLatest(left.observable, right.observable))
             DispatchQueue.concurrentPerform(iterations: 2) { worker in
                 let source = worker == 0 ? left : right
@@ -210,8 +212,8 @@ final class CombineLatestTests: RxTestCase {
 
     func testConcurrentCollectionSourcesWithAnErrorEndExactlyOnce() {
         for iteration in 0..<40 {
-            let sources = (0..<4).map { _ in ManualSource<Int>() }
-            let recorder = EventRecorder<[Int]>()
+            let sources = (0..<4).map { _ in ThreadSafeSource<Int>() }
+            let recorder = GrammarRecorder<[Int]>()
             let subscription = recorder.subscribe(Observable.combineLatest(sources.map(\.observable)))
             DispatchQueue.concurrentPerform(iterations: 4) { worker in
                 for value in 0..<400 {

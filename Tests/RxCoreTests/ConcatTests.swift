@@ -6,8 +6,8 @@ import XCTest
 
 final class ConcatTests: RxTestCase {
     func testSubscribesEachSourceAfterThePreviousCompletedAndCompletesAfterTheLast() {
-        let sources = (0..<3).map { _ in ManualSource<Int>() }
-        let recorder = EventRecorder<Int>()
+        let sources = (0..<3).map { _ in ThreadSafeSource<Int>() }
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(
             Observable.concat(sources[0].observable, sources[1].observable, sources[2].observable)
         )
@@ -27,8 +27,8 @@ final class ConcatTests: RxTestCase {
     }
 
     func testAnErrorStopsAndLaterSourcesAreNeverSubscribed() {
-        let sources = (0..<3).map { _ in ManualSource<Int>() }
-        let recorder = EventRecorder<Int>()
+        let sources = (0..<3).map { _ in ThreadSafeSource<Int>() }
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(Observable.concat(sources.map(\.observable)))
         sources[0].onCompleted()
         sources[1].onError(TestError.boom)
@@ -39,7 +39,7 @@ final class ConcatTests: RxTestCase {
     }
 
     func testDisposeDisposesTheRunningSourceAndSubscribesNoMore() {
-        let sources = (0..<2).map { _ in ManualSource<Int>() }
+        let sources = (0..<2).map { _ in ThreadSafeSource<Int>() }
         var received: [Int] = []
         let subscription = Observable.concat(sources.map(\.observable)).subscribe(onNext: { received.append($0) })
         sources[0].onNext(1)
@@ -85,7 +85,7 @@ final class ConcatTests: RxTestCase {
                     return Disposables.create()
                 }
             }
-            let recorder = EventRecorder<Int>()
+            let recorder = GrammarRecorder<Int>()
             let subscription = recorder.subscribe(Observable.concat(sources))
             let deadline = Date().addingTimeInterval(5)
             while recorder.terminalCount == 0 && Date() < deadline {

@@ -6,9 +6,9 @@ import XCTest
 
 final class FlatMapLatestTests: RxTestCase {
     func testMirrorsOnlyTheLatestInnerAndDisposesThePreviousOne() {
-        let outer = ManualSource<Int>()
-        let inners = (0..<2).map { _ in ManualSource<String>() }
-        let recorder = EventRecorder<String>()
+        let outer = ThreadSafeSource<Int>()
+        let inners = (0..<2).map { _ in ThreadSafeSource<String>() }
+        let recorder = GrammarRecorder<String>()
         let subscription = recorder.subscribe(outer.observable.flatMapLatest { inners[$0].observable })
         outer.onNext(0)
         inners[0].onNext("a1")
@@ -23,9 +23,9 @@ final class FlatMapLatestTests: RxTestCase {
     }
 
     func testCompletesWhenTheOuterAndTheLatestInnerHaveCompleted() {
-        let outer = ManualSource<Int>()
-        let inners = (0..<2).map { _ in ManualSource<Int>() }
-        let recorder = EventRecorder<Int>()
+        let outer = ThreadSafeSource<Int>()
+        let inners = (0..<2).map { _ in ThreadSafeSource<Int>() }
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(outer.observable.flatMapLatest { inners[$0].observable })
         outer.onNext(0)
         outer.onNext(1)
@@ -44,9 +44,9 @@ final class FlatMapLatestTests: RxTestCase {
     }
 
     func testAnInnerOrOuterErrorOrAThrowingSelectorTerminates() {
-        let outer = ManualSource<Int>()
-        let inner = ManualSource<Int>()
-        let recorder = EventRecorder<Int>()
+        let outer = ThreadSafeSource<Int>()
+        let inner = ThreadSafeSource<Int>()
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(outer.observable.flatMapLatest { _ in inner.observable })
         outer.onNext(0)
         inner.onError(TestError.boom)
@@ -55,8 +55,8 @@ final class FlatMapLatestTests: RxTestCase {
         recorder.assertGrammar()
         subscription.dispose()
 
-        let throwingOuter = ManualSource<Int>()
-        let throwing = EventRecorder<Int>()
+        let throwingOuter = ThreadSafeSource<Int>()
+        let throwing = GrammarRecorder<Int>()
         let second = throwing.subscribe(throwingOuter.observable.flatMapLatest { _ -> Observable<Int> in
             throw TestError.other
         })
@@ -65,8 +65,8 @@ final class FlatMapLatestTests: RxTestCase {
         XCTAssertEqual(throwingOuter.disposals, 1)
         second.dispose()
 
-        let failingOuter = ManualSource<Int>()
-        let failing = EventRecorder<Int>()
+        let failingOuter = ThreadSafeSource<Int>()
+        let failing = GrammarRecorder<Int>()
         let third = failing.subscribe(failingOuter.observable.flatMapLatest { _ in Observable<Int>.never() })
         failingOuter.onNext(1)
         failingOuter.onError(TestError.boom)
@@ -75,8 +75,8 @@ final class FlatMapLatestTests: RxTestCase {
     }
 
     func testSwitchLatestOfAnObservableOfObservables() {
-        let outer = ManualSource<Observable<Int>>()
-        let recorder = EventRecorder<Int>()
+        let outer = ThreadSafeSource<Observable<Int>>()
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(outer.observable.switchLatest())
         outer.onNext(Observable.just(1))
         outer.onNext(Observable.merge(Observable.just(2), Observable.just(3)))
@@ -88,9 +88,9 @@ final class FlatMapLatestTests: RxTestCase {
 
     func testAnElementOfAReplacedInnerNeverFollowsTheSwitchEvenFromAnotherThread() {
         for _ in 0..<100 {
-            let outer = ManualSource<Int>()
-            let inners = (0..<2).map { _ in ManualSource<Int>() }
-            let recorder = EventRecorder<Int>()
+            let outer = ThreadSafeSource<Int>()
+            let inners = (0..<2).map { _ in ThreadSafeSource<Int>() }
+            let recorder = GrammarRecorder<Int>()
             let subscription = recorder.subscribe(outer.observable.flatMapLatest { inners[$0].observable })
             outer.onNext(0)
             DispatchQueue.concurrentPerform(iterations: 2) { worker in

@@ -6,9 +6,9 @@ import XCTest
 
 final class FlatMapTests: RxTestCase {
     func testMapsEachElementToASequenceAndMergesThem() {
-        let outer = ManualSource<Int>()
-        let inners = (0..<3).map { _ in ManualSource<String>() }
-        let recorder = EventRecorder<String>()
+        let outer = ThreadSafeSource<Int>()
+        let inners = (0..<3).map { _ in ThreadSafeSource<String>() }
+        let recorder = GrammarRecorder<String>()
         let subscription = recorder.subscribe(outer.observable.flatMap { inners[$0].observable })
         outer.onNext(0)
         outer.onNext(1)
@@ -26,7 +26,7 @@ final class FlatMapTests: RxTestCase {
     }
 
     func testSynchronousInnerSequencesAreFlattenedInOrder() {
-        let recorder = EventRecorder<Int>()
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(
             Observable<Int>.create { observer in
                 (1...3).forEach(observer.onNext)
@@ -41,9 +41,9 @@ final class FlatMapTests: RxTestCase {
     }
 
     func testAThrowingSelectorTerminatesAndDisposesTheOuterAndTheInners() {
-        let outer = ManualSource<Int>()
-        let inner = ManualSource<Int>()
-        let recorder = EventRecorder<Int>()
+        let outer = ThreadSafeSource<Int>()
+        let inner = ThreadSafeSource<Int>()
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(outer.observable.flatMap { value -> Observable<Int> in
             if value > 1 { throw TestError.other }
             return inner.observable
@@ -60,9 +60,9 @@ final class FlatMapTests: RxTestCase {
     }
 
     func testAnInnerErrorTerminatesAndDisposesTheOuter() {
-        let outer = ManualSource<Int>()
-        let inners = (0..<2).map { _ in ManualSource<Int>() }
-        let recorder = EventRecorder<Int>()
+        let outer = ThreadSafeSource<Int>()
+        let inners = (0..<2).map { _ in ThreadSafeSource<Int>() }
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(outer.observable.flatMap { inners[$0].observable })
         outer.onNext(0)
         outer.onNext(1)
@@ -76,8 +76,8 @@ final class FlatMapTests: RxTestCase {
     }
 
     func testDisposeMidStreamDisposesTheOuterAndEveryRunningInner() {
-        let outer = ManualSource<Int>()
-        let inners = (0..<3).map { _ in ManualSource<Int>() }
+        let outer = ThreadSafeSource<Int>()
+        let inners = (0..<3).map { _ in ThreadSafeSource<Int>() }
         var received: [Int] = []
         let subscription = outer.observable.flatMap { inners[$0].observable }.subscribe(onNext: { received.append($0) })
         (0..<3).forEach(outer.onNext)
@@ -91,10 +91,10 @@ final class FlatMapTests: RxTestCase {
     }
 
     func testConcatMapSubscribesEachInnerAfterThePreviousCompletedButMapsOnArrival() {
-        let outer = ManualSource<Int>()
-        let inners = (0..<3).map { _ in ManualSource<Int>() }
+        let outer = ThreadSafeSource<Int>()
+        let inners = (0..<3).map { _ in ThreadSafeSource<Int>() }
         var mapped: [Int] = []
-        let recorder = EventRecorder<Int>()
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(outer.observable.concatMap { index -> Observable<Int> in
             mapped.append(index)
             return inners[index].observable
@@ -118,7 +118,7 @@ final class FlatMapTests: RxTestCase {
         let count = 100_000
         // The outer emits everything while the first inner is still running, so the rest wait in
         // the queue and are subscribed, one completing synchronously after the other, in a loop.
-        let gate = ManualSource<Int>()
+        let gate = ThreadSafeSource<Int>()
         var sum = 0
         var completed = false
         let subscription = Observable<Int>.create { observer in
@@ -136,10 +136,10 @@ final class FlatMapTests: RxTestCase {
     }
 
     func testFlatMapFirstIgnoresElementsWhileAnInnerRunsWithoutMappingThem() {
-        let outer = ManualSource<Int>()
-        let inners = (0..<3).map { _ in ManualSource<Int>() }
+        let outer = ThreadSafeSource<Int>()
+        let inners = (0..<3).map { _ in ThreadSafeSource<Int>() }
         var mapped: [Int] = []
-        let recorder = EventRecorder<Int>()
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(outer.observable.flatMapFirst { index -> Observable<Int> in
             mapped.append(index)
             return inners[index].observable
@@ -162,9 +162,9 @@ final class FlatMapTests: RxTestCase {
     func testConcurrentInnersAreSerializedKeepTheirOrderAndCompleteOnce() {
         let perInner = 1_500
         for _ in 0..<30 {
-            let inners = (0..<4).map { _ in ManualSource<Int>() }
-            let outer = ManualSource<Int>()
-            let recorder = EventRecorder<Int>()
+            let inners = (0..<4).map { _ in ThreadSafeSource<Int>() }
+            let outer = ThreadSafeSource<Int>()
+            let recorder = GrammarRecorder<Int>()
             let subscription = recorder.subscribe(outer.observable.flatMap { inners[$0].observable })
             (0..<4).forEach(outer.onNext)
             outer.onCompleted()
@@ -177,7 +177,8 @@ final class FlatMapTests: RxTestCase {
             let elements = recorder.elements
             XCTAssertEqual(elements.count, 4 * perInner)
             for worker in 0..<4 {
-                XCTAssertEqual(elements.filter { $0 / perInner == worker }, Array(worker * perInner..<(worker + 1) * perInner))
+                let expected = Array(worker * perInner..<(worker + 1) * perInner)
+                XCTAssertEqual(elements.filter { $0 / perInner == worker }, expected)
             }
             XCTAssertTrue(recorder.isCompleted)
             recorder.assertGrammar()
@@ -187,8 +188,8 @@ final class FlatMapTests: RxTestCase {
 
     func testInnersSubscribedAndCompletingConcurrentlyWithTheOuterCompleteExactlyOnce() {
         for _ in 0..<40 {
-            let outer = ManualSource<Int>()
-            let recorder = EventRecorder<Int>()
+            let outer = ThreadSafeSource<Int>()
+            let recorder = GrammarRecorder<Int>()
             let queue = DispatchQueue(label: "inner", attributes: .concurrent)
             let subscription = recorder.subscribe(outer.observable.concatMap { value in
                 Observable<Int>.create { observer in
@@ -226,7 +227,7 @@ extension FlatMapTests {
         XCTAssertEqual(second, [10, 20])
 
         var selectorCalls = 0
-        let recorder = EventRecorder<Int>()
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(
             Observable<Int>.create { observer in
                 (1...5).forEach(observer.onNext)

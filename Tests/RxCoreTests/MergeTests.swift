@@ -6,9 +6,9 @@ import XCTest
 
 final class MergeTests: RxTestCase {
     func testMergesElementsAsTheyArriveAndCompletesWhenAllSourcesHave() {
-        let first = ManualSource<Int>()
-        let second = ManualSource<Int>()
-        let recorder = EventRecorder<Int>()
+        let first = ThreadSafeSource<Int>()
+        let second = ThreadSafeSource<Int>()
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(Observable.merge(first.observable, second.observable))
         first.onNext(1)
         second.onNext(10)
@@ -28,7 +28,7 @@ final class MergeTests: RxTestCase {
         _ = Observable<Int>.merge([]).subscribe(onCompleted: { events.append("completed") })
         XCTAssertEqual(events, ["completed"])
 
-        let recorder = EventRecorder<Int>()
+        let recorder = GrammarRecorder<Int>()
         let sources: ArraySlice<Observable<Int>> = [Observable.just(1), Observable.just(2), Observable.just(3)][1...]
         let subscription = recorder.subscribe(Observable.merge(sources))
         XCTAssertEqual(recorder.elements, [2, 3])
@@ -37,8 +37,8 @@ final class MergeTests: RxTestCase {
     }
 
     func testAnErrorFromOneSourceTerminatesAndDisposesTheOthers() {
-        let sources = (0..<3).map { _ in ManualSource<Int>() }
-        let recorder = EventRecorder<Int>()
+        let sources = (0..<3).map { _ in ThreadSafeSource<Int>() }
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(Observable.merge(sources.map(\.observable)))
         sources[0].onNext(1)
         sources[1].onError(TestError.boom)
@@ -51,7 +51,7 @@ final class MergeTests: RxTestCase {
     }
 
     func testDisposeDisposesEverySourceOnceAndDeliversNothingAfter() {
-        let sources = (0..<3).map { _ in ManualSource<Int>() }
+        let sources = (0..<3).map { _ in ThreadSafeSource<Int>() }
         var received: [Int] = []
         var disposed = 0
         let subscription = Observable.merge(sources.map(\.observable))
@@ -66,9 +66,9 @@ final class MergeTests: RxTestCase {
     }
 
     func testMergeOfAnObservableOfObservablesNeedsTheOuterAndEveryInnerToComplete() {
-        let outer = ManualSource<Observable<Int>>()
-        let inners = (0..<2).map { _ in ManualSource<Int>() }
-        let recorder = EventRecorder<Int>()
+        let outer = ThreadSafeSource<Observable<Int>>()
+        let inners = (0..<2).map { _ in ThreadSafeSource<Int>() }
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(outer.observable.merge())
         outer.onNext(inners[0].observable)
         inners[0].onNext(1)
@@ -86,9 +86,9 @@ final class MergeTests: RxTestCase {
     }
 
     func testMaxConcurrentHoldsBackExtraSourcesUntilOneCompletes() {
-        let outer = ManualSource<Observable<Int>>()
-        let inners = (0..<3).map { _ in ManualSource<Int>() }
-        let recorder = EventRecorder<Int>()
+        let outer = ThreadSafeSource<Observable<Int>>()
+        let inners = (0..<3).map { _ in ThreadSafeSource<Int>() }
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(outer.observable.merge(maxConcurrent: 2))
         inners.forEach { outer.onNext($0.observable) }
         outer.onCompleted()
@@ -113,9 +113,9 @@ final class MergeTests: RxTestCase {
     }
 
     func testConcatOfAnObservableOfObservablesSubscribesOneAfterTheOther() {
-        let outer = ManualSource<Observable<Int>>()
-        let inners = (0..<2).map { _ in ManualSource<Int>() }
-        let recorder = EventRecorder<Int>()
+        let outer = ThreadSafeSource<Observable<Int>>()
+        let inners = (0..<2).map { _ in ThreadSafeSource<Int>() }
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(outer.observable.concat())
         outer.onNext(inners[0].observable)
         outer.onNext(inners[1].observable)
@@ -131,9 +131,9 @@ final class MergeTests: RxTestCase {
     }
 
     func testAnElementSentFromDownstreamsReactionIsDeliveredAfterTheCurrentOne() {
-        let first = ManualSource<Int>()
-        let second = ManualSource<Int>()
-        let recorder = EventRecorder<Int>()
+        let first = ThreadSafeSource<Int>()
+        let second = ThreadSafeSource<Int>()
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(Observable.merge(first.observable, second.observable)) { value in
             if value < 4 {
                 second.onNext(value + 1)
@@ -149,8 +149,8 @@ final class MergeTests: RxTestCase {
     func testConcurrentSourcesAreSerializedKeepTheirOrderAndCompleteOnce() {
         let perSource = 2_000
         for _ in 0..<30 {
-            let sources = (0..<4).map { _ in ManualSource<Int>() }
-            let recorder = EventRecorder<Int>()
+            let sources = (0..<4).map { _ in ThreadSafeSource<Int>() }
+            let recorder = GrammarRecorder<Int>()
             let subscription = recorder.subscribe(Observable.merge(sources.map(\.observable)))
             DispatchQueue.concurrentPerform(iterations: 4) { worker in
                 for value in 0..<perSource {
@@ -172,8 +172,8 @@ final class MergeTests: RxTestCase {
 
     func testAConcurrentErrorEndsTheSequenceExactlyOnceAndDisposesEverySource() {
         for iteration in 0..<40 {
-            let sources = (0..<4).map { _ in ManualSource<Int>() }
-            let recorder = EventRecorder<Int>()
+            let sources = (0..<4).map { _ in ThreadSafeSource<Int>() }
+            let recorder = GrammarRecorder<Int>()
             let subscription = recorder.subscribe(Observable.merge(sources.map(\.observable)))
             DispatchQueue.concurrentPerform(iterations: 4) { worker in
                 for value in 0..<500 {

@@ -6,7 +6,7 @@ import XCTest
 /// A hand-driven source built on `Observable.create`: the test sends events through it and can see
 /// whether it is subscribed and how often its subscription was disposed.
 // @unchecked Sendable: all mutable state is in `box`, a LockedBox.
-final class ManualSource<Element>: @unchecked Sendable {
+final class ThreadSafeSource<Element>: @unchecked Sendable {
     private struct State {
         var observer: AnyObserver<Element>?
         var subscriptions = 0
@@ -76,7 +76,7 @@ final class ManualSingle<Element>: @unchecked Sendable {
 /// Records what reaches a subscriber and checks the grammar as it goes: never two events at once,
 /// never an event inside another (re-entrancy), never anything after a terminal event.
 // @unchecked Sendable: `events` is a LockedBox; the counters are atomics.
-final class EventRecorder<Element>: @unchecked Sendable {
+final class GrammarRecorder<Element>: @unchecked Sendable {
     let events = LockedBox<[Event<Element>]>([])
     private let inside = Atomic<Int>(0)
     private let overlaps = Atomic<Int>(0)

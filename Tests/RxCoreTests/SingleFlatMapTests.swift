@@ -60,7 +60,7 @@ final class SingleFlatMapTests: RxTestCase {
     }
 
     func testFlatMapObservableContinuesWithASequence() {
-        let recorder = EventRecorder<Int>()
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(
             Observable.just(3).asSingle().flatMapObservable { count in
                 Observable.concat((0..<count).map { Observable.just($0) })

@@ -6,9 +6,9 @@ import XCTest
 
 final class ZipTests: RxTestCase {
     func testPairsTheNthElementOfEachSourceInOrder() {
-        let numbers = ManualSource<Int>()
-        let letters = ManualSource<String>()
-        let recorder = EventRecorder<String>()
+        let numbers = ThreadSafeSource<Int>()
+        let letters = ThreadSafeSource<String>()
+        let recorder = GrammarRecorder<String>()
         let subscription = recorder.subscribe(Observable.zip(numbers.observable, letters.observable) { "\($0)\($1)" })
 
         numbers.onNext(1)
@@ -29,7 +29,7 @@ final class ZipTests: RxTestCase {
     }
 
     func testTupleFormOfTwoThreeAndFourSources() {
-        let pairs = EventRecorder<(Int, String)>()
+        let pairs = GrammarRecorder<(Int, String)>()
         let pairSubscription = pairs.subscribe(Observable.zip(Observable.just(1), Observable.just("a")))
         XCTAssertEqual(pairs.elements.map { "\($0.0)\($0.1)" }, ["1a"])
         XCTAssertTrue(pairs.isCompleted)
@@ -49,10 +49,10 @@ final class ZipTests: RxTestCase {
     }
 
     func testResultSelectorFormsOfThreeAndFourSourcesPairInOrder() {
-        let forThree = (0..<3).map { _ in ManualSource<Int>() }
-        let forFour = (0..<4).map { _ in ManualSource<Int>() }
-        let three = EventRecorder<Int>()
-        let four = EventRecorder<Int>()
+        let forThree = (0..<3).map { _ in ThreadSafeSource<Int>() }
+        let forFour = (0..<4).map { _ in ThreadSafeSource<Int>() }
+        let three = GrammarRecorder<Int>()
+        let four = GrammarRecorder<Int>()
         let threeSubscription = three.subscribe(
             Observable.zip(forThree[0].observable, forThree[1].observable, forThree[2].observable) {
                 $0 * 100 + $1 * 10 + $2
@@ -87,9 +87,9 @@ final class ZipTests: RxTestCase {
     }
 
     func testCompletesAtOnceWhenASourceCompletesWithAnEmptyBufferAndDisposesTheOthers() {
-        let left = ManualSource<Int>()
-        let right = ManualSource<Int>()
-        let recorder = EventRecorder<(Int, Int)>()
+        let left = ThreadSafeSource<Int>()
+        let right = ThreadSafeSource<Int>()
+        let recorder = GrammarRecorder<(Int, Int)>()
         let subscription = recorder.subscribe(Observable.zip(left.observable, right.observable))
 
         left.onNext(1)
@@ -105,9 +105,9 @@ final class ZipTests: RxTestCase {
     }
 
     func testCompletesRightAfterTheTupleThatTakesTheLastElementOfACompletedSource() {
-        let left = ManualSource<Int>()
-        let right = ManualSource<Int>()
-        let recorder = EventRecorder<(Int, Int)>()
+        let left = ThreadSafeSource<Int>()
+        let right = ThreadSafeSource<Int>()
+        let recorder = GrammarRecorder<(Int, Int)>()
         let subscription = recorder.subscribe(Observable.zip(left.observable, right.observable))
 
         left.onNext(1)
@@ -126,8 +126,8 @@ final class ZipTests: RxTestCase {
 
     func testAnErrorFromEitherSourceTerminatesAndDisposesTheOther() {
         for failing in 0..<2 {
-            let sources = [ManualSource<Int>(), ManualSource<Int>()]
-            let recorder = EventRecorder<(Int, Int)>()
+            let sources = [ThreadSafeSource<Int>(), ThreadSafeSource<Int>()]
+            let recorder = GrammarRecorder<(Int, Int)>()
             let subscription = recorder.subscribe(Observable.zip(sources[0].observable, sources[1].observable))
             sources[0].onNext(1)
             sources[1].onNext(1)
@@ -144,9 +144,9 @@ final class ZipTests: RxTestCase {
     }
 
     func testAThrowingResultSelectorTerminatesWithItsErrorAndDisposesTheSources() {
-        let left = ManualSource<Int>()
-        let right = ManualSource<Int>()
-        let recorder = EventRecorder<Int>()
+        let left = ThreadSafeSource<Int>()
+        let right = ThreadSafeSource<Int>()
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(Observable.zip(left.observable, right.observable) { a, b -> Int in
             if a == 2 { throw TestError.other }
             return a + b
@@ -164,8 +164,8 @@ final class ZipTests: RxTestCase {
     }
 
     func testDisposeMidStreamStopsEverythingAndDisposesEachSourceOnce() {
-        let left = ManualSource<Int>()
-        let right = ManualSource<Int>()
+        let left = ThreadSafeSource<Int>()
+        let right = ThreadSafeSource<Int>()
         var received: [Int] = []
         var disposed = 0
         let subscription = Observable.zip(left.observable, right.observable) { $0 + $1 }
@@ -183,7 +183,7 @@ final class ZipTests: RxTestCase {
     }
 
     func testASourceThatCompletesEmptyDuringSubscribeSkipsTheRest() {
-        let never = ManualSource<Int>()
+        let never = ThreadSafeSource<Int>()
         var completed = 0
         let subscription = Observable.zip(Observable<Int>.empty(), never.observable)
             .subscribe(onCompleted: { completed += 1 })
@@ -203,7 +203,7 @@ final class ZipTests: RxTestCase {
             observer.onCompleted()
             return Disposables.create()
         }
-        let recorder = EventRecorder<String>()
+        let recorder = GrammarRecorder<String>()
         let subscription = recorder.subscribe(Observable.zip(many, few) { "\($0)\($1)" })
         XCTAssertEqual(recorder.elements, ["1a", "2b", "3c"])
         XCTAssertTrue(recorder.isCompleted)
@@ -212,9 +212,9 @@ final class ZipTests: RxTestCase {
     }
 
     func testAReactionThatFeedsTheSourcesIsDeliveredAfterTheCurrentElementNotInsideIt() {
-        let left = ManualSource<Int>()
-        let right = ManualSource<Int>()
-        let recorder = EventRecorder<Int>()
+        let left = ThreadSafeSource<Int>()
+        let right = ThreadSafeSource<Int>()
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(Observable.zip(left.observable, right.observable) { $0 + $1 }) { sum in
             if sum < 10 {
                 left.onNext(sum)
@@ -229,8 +229,8 @@ final class ZipTests: RxTestCase {
     }
 
     func testCollectionZipsIntoArraysAndAnEmptyCollectionCompletesAtOnce() {
-        let sources = (0..<5).map { _ in ManualSource<Int>() }
-        let recorder = EventRecorder<[Int]>()
+        let sources = (0..<5).map { _ in ThreadSafeSource<Int>() }
+        let recorder = GrammarRecorder<[Int]>()
         let subscription = recorder.subscribe(Observable.zip(sources.map(\.observable)))
         for round in 0..<3 {
             for (index, source) in sources.enumerated() {
@@ -252,8 +252,8 @@ final class ZipTests: RxTestCase {
     }
 
     func testCollectionZipWithSelectorFailsOnASourceErrorAndOnASelectorError() {
-        let sources = (0..<3).map { _ in ManualSource<Int>() }
-        let recorder = EventRecorder<Int>()
+        let sources = (0..<3).map { _ in ThreadSafeSource<Int>() }
+        let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(Observable.zip(sources.map(\.observable)) { values -> Int in
             if values[0] < 0 { throw TestError.other }
             return values.reduce(0, +)
@@ -265,7 +265,7 @@ final class ZipTests: RxTestCase {
         XCTAssertTrue(sources.allSatisfy { !$0.isSubscribed })
         subscription.dispose()
 
-        let throwing = EventRecorder<Int>()
+        let throwing = GrammarRecorder<Int>()
         let second = throwing.subscribe(Observable.zip([Observable.just(-1), Observable.just(2)]) { values -> Int in
             if values[0] < 0 { throw TestError.other }
             return 0
@@ -278,9 +278,9 @@ final class ZipTests: RxTestCase {
     func testConcurrentSourcesPairEveryNthWithEveryNthAndDeliverSerially() {
         let count = 2_000
         for _ in 0..<40 {
-            let left = ManualSource<Int>()
-            let right = ManualSource<Int>()
-            let recorder = EventRecorder<(Int, Int)>()
+            let left = ThreadSafeSource<Int>()
+            let right = ThreadSafeSource<Int>()
+            let recorder = GrammarRecorder<(Int, Int)>()
             let subscription = recorder.subscribe(Observable.zip(left.observable, right.observable))
             DispatchQueue.concurrentPerform(iterations: 2) { worker in
                 let source = worker == 0 ? left : right
@@ -300,8 +300,8 @@ final class ZipTests: RxTestCase {
 
     func testConcurrentCollectionSourcesAndAConcurrentErrorEndExactlyOnce() {
         for iteration in 0..<40 {
-            let sources = (0..<4).map { _ in ManualSource<Int>() }
-            let recorder = EventRecorder<[Int]>()
+            let sources = (0..<4).map { _ in ThreadSafeSource<Int>() }
+            let recorder = GrammarRecorder<[Int]>()
             let subscription = recorder.subscribe(Observable.zip(sources.map(\.observable)))
             DispatchQueue.concurrentPerform(iterations: 4) { worker in
                 for value in 0..<500 {

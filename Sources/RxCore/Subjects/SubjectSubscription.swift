@@ -104,10 +104,17 @@ extension ContiguousArray where Element == SubjectSlot {
     /// Sends `element` to every observer of a snapshot; called after unlocking.
     @inline(__always)
     func deliverNext<Value>(_ element: Value) {
-        for slot in self {
-            guard let subscription = slot.subscription, !subscription.isDisposedRelaxed else { continue }
-            // Every subscription registered with a subject of `Value` is a SubjectSubscription<Value>.
-            unsafeDowncast(subscription, to: SubjectSubscription<Value>.self).observer.onNext(element)
+        // The snapshot keeps every subscription alive while this runs, so the loop borrows them
+        // instead of retaining each one.
+        withUnsafeBufferPointer { slots in
+            for index in slots.indices {
+                guard let subscription = slots[index].subscription else { continue }
+                Unmanaged.passUnretained(subscription)._withUnsafeGuaranteedRef { subscription in
+                    guard !subscription.isDisposedRelaxed else { return }
+                    // Every subscription of a subject of `Value` is a SubjectSubscription<Value>.
+                    unsafeDowncast(subscription, to: SubjectSubscription<Value>.self).observer.onNext(element)
+                }
+            }
         }
     }
 

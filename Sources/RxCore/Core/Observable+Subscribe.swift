@@ -34,12 +34,20 @@ extension ObservableType {
 /// The terminal observer behind `subscribe(onNext:onError:onCompleted:onDisposed:)`.
 ///
 /// It is also the disposable handed to the user, so one object serves a whole subscription's tail.
-// @unchecked Sendable: handlers are immutable; the lifecycle word orders terminal events and dispose.
+/// The handlers are dropped on dispose (which follows every terminal event), as RxSwift does: a
+/// finished or disposed subscription kept in a bag must not keep alive what its closures capture
+/// (`subscribe(onNext: { self... }).disposed(by: bag)` would otherwise be a cycle through the bag).
+// @unchecked Sendable: the handlers live in one LockedState; the lifecycle word orders terminal
+// events and dispose.
 final class ClosureSubscriber<Element>: SubscriptionNode<Element>, @unchecked Sendable {
-    private let nextHandler: ((Element) -> Void)?
-    private let errorHandler: ((Error) -> Void)?
-    private let completedHandler: (() -> Void)?
-    private let disposedHandler: (() -> Void)?
+    private struct Handlers {
+        let onNext: ((Element) -> Void)?
+        let onError: ((Error) -> Void)?
+        let onCompleted: (() -> Void)?
+        let onDisposed: (() -> Void)?
+    }
+
+    private let handlers: LockedState<Handlers?>
 
     init(
         onNext: ((Element) -> Void)?,
@@ -47,34 +55,36 @@ final class ClosureSubscriber<Element>: SubscriptionNode<Element>, @unchecked Se
         onCompleted: (() -> Void)?,
         onDisposed: (() -> Void)?
     ) {
-        nextHandler = onNext
-        errorHandler = onError
-        completedHandler = onCompleted
-        disposedHandler = onDisposed
+        handlers = .make(Handlers(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed))
         super.init()
     }
 
     override func onNext(_ element: Element) {
-        if !isStoppedOrDisposed {
-            nextHandler?(element)
+        if !isStoppedOrDisposed, let handler = handlers.withLock({ $0?.onNext }) {
+            handler(element)
         }
     }
 
     override func onError(_ error: Error) {
         if claimTerminal() {
-            errorHandler?(error)
+            handlers.withLock { $0?.onError }?(error)
             dispose()
         }
     }
 
     override func onCompleted() {
         if claimTerminal() {
-            completedHandler?()
+            handlers.withLock { $0?.onCompleted }?()
             dispose()
         }
     }
 
     override func didDispose() {
-        disposedHandler?()
+        // Taken out under the lock, released (and `onDisposed` called) after it.
+        let taken = handlers.withLock { handlers -> Handlers? in
+            defer { handlers = nil }
+            return handlers
+        }
+        taken?.onDisposed?()
     }
 }

@@ -19,6 +19,13 @@ class ObserverNode<Element>: @unchecked Sendable {
     @usableFromInline
     func onCompleted() {}
 
+    /// Whether no event sent to this node can reach an observer any more: the node, or one downstream
+    /// of it, stopped or was disposed. Producers that emit in a synchronous loop (`from`) poll it to
+    /// stop early, before the disposable they return has been wired to the node that ended.
+    /// Plain observers cannot tell, so the base answers false.
+    @usableFromInline
+    var isDetached: Bool { false }
+
     @inlinable
     final func on(_ event: Event<Element>) {
         switch event {

@@ -46,6 +46,10 @@ class SubscriptionNode<Input>: ObserverNode<Input>, Cancelable, @unchecked Senda
         lifecycle.load(ordering: .relaxed) & (Self.disposedFlag | Self.stoppedFlag) != 0
     }
 
+    /// A node detaches when it stops or is disposed; `Sink` also asks its downstream.
+    @usableFromInline
+    override var isDetached: Bool { isStoppedOrDisposed }
+
     /// Marks the node stopped; true exactly once, and only if it was not disposed first.
     @inlinable
     final func claimTerminal() -> Bool {
@@ -99,6 +103,9 @@ class Sink<Input, Output>: SubscriptionNode<Input>, @unchecked Sendable {
         self.downstream = downstream
         super.init()
     }
+
+    @usableFromInline
+    override var isDetached: Bool { isStoppedOrDisposed || downstream.isDetached }
 
     @inlinable
     final func forwardNext(_ element: Output) {

@@ -18,8 +18,9 @@ struct DispatchQueueConfiguration: Sendable {
         action: @escaping (StateType) -> Disposable
     ) -> Disposable {
         let scheduled = ScheduledAction(state: state, action: action)
-        guard dueTime.timeInterval.isFinite else {
-            // `.never`: nothing will ever run, so keep nothing alive.
+        guard dueTime.timeInterval < .infinity else {
+            // `.never` (or NaN): nothing will ever run, so keep nothing alive. Minus infinity is a
+            // due time in the past: it runs at once, as on every other scheduler.
             return scheduled
         }
         let timer = DispatchSource.makeTimerSource(queue: queue)
@@ -40,7 +41,7 @@ struct DispatchQueueConfiguration: Sendable {
         action: @escaping (StateType) -> StateType
     ) -> Disposable {
         let periodic = PeriodicTimerWork(state: state, action: action)
-        guard startAfter.timeInterval.isFinite, period.timeInterval.isFinite else { return periodic }
+        guard startAfter.timeInterval < .infinity, period.timeInterval < .infinity else { return periodic }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(
             deadline: .now() + startAfter.dispatchInterval,

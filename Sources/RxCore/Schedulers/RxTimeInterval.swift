@@ -43,8 +43,11 @@ public struct RxTimeInterval: Hashable, Comparable, Sendable, CustomStringConver
     /// An interval that never elapses.
     public static let never = RxTimeInterval(timeInterval: .infinity)
 
-    /// The interval as a Dispatch interval, to nanosecond precision (`.never` if infinite).
+    /// The interval as a Dispatch interval, to nanosecond precision: zero if negative (minus infinity
+    /// included), `.never` if +infinity or NaN.
     public var dispatchInterval: DispatchTimeInterval {
+        // Any past due time, minus infinity included, is now; NaN and +infinity are never.
+        if timeInterval <= 0 { return .nanoseconds(0) }
         guard timeInterval.isFinite else { return .never }
         let nanoseconds = (max(0, timeInterval) * 1_000_000_000).rounded()
         guard nanoseconds < Double(Int.max) else { return .never }

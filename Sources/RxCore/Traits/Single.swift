@@ -74,42 +74,51 @@ public struct Single<Element>: ObservableConvertibleType, Sendable {
 }
 
 /// The terminal observer of a `Single`: success on the first element, failure on an error, and
-/// `RxError.noElements` if the source completes empty.
-// @unchecked Sendable: handlers are immutable; the lifecycle word orders the one event and dispose.
+/// `RxError.noElements` if the source completes empty. Its handlers are dropped on dispose (which
+/// follows the one event), so a finished subscription kept in a bag holds nothing its closures capture.
+// @unchecked Sendable: the handlers live in one LockedState; the lifecycle word orders the one
+// event and dispose.
 final class SingleSubscriber<Element>: SubscriptionNode<Element>, @unchecked Sendable {
-    private let successHandler: ((Element) -> Void)?
-    private let failureHandler: ((Error) -> Void)?
-    private let disposedHandler: (() -> Void)?
+    private struct Handlers {
+        let onSuccess: ((Element) -> Void)?
+        let onFailure: ((Error) -> Void)?
+        let onDisposed: (() -> Void)?
+    }
+
+    private let handlers: LockedState<Handlers?>
 
     init(onSuccess: ((Element) -> Void)?, onFailure: ((Error) -> Void)?, onDisposed: (() -> Void)?) {
-        successHandler = onSuccess
-        failureHandler = onFailure
-        disposedHandler = onDisposed
+        handlers = .make(Handlers(onSuccess: onSuccess, onFailure: onFailure, onDisposed: onDisposed))
         super.init()
     }
 
     override func onNext(_ element: Element) {
         if claimTerminal() {
-            successHandler?(element)
+            handlers.withLock { $0?.onSuccess }?(element)
             dispose()
         }
     }
 
     override func onError(_ error: Error) {
         if claimTerminal() {
-            failureHandler?(error)
+            handlers.withLock { $0?.onFailure }?(error)
             dispose()
         }
     }
 
     override func onCompleted() {
         if claimTerminal() {
-            failureHandler?(RxError.noElements)
+            handlers.withLock { $0?.onFailure }?(RxError.noElements)
             dispose()
         }
     }
 
     override func didDispose() {
-        disposedHandler?()
+        // Taken out under the lock, released (and `onDisposed` called) after it.
+        let taken = handlers.withLock { handlers -> Handlers? in
+            defer { handlers = nil }
+            return handlers
+        }
+        taken?.onDisposed?()
     }
 }

@@ -1,0 +1,60 @@
+extension ObservableType {
+    /// Transforms each element and drops the `nil` results.
+    ///
+    /// - Parameter transform: Maps an element to a result or `nil`; an error it throws terminates
+    ///   the sequence with it and disposes the source.
+    /// - Returns: The non-nil results, in order.
+    /// - Note: `transform` runs on the thread the element arrives on. Thread-safe.
+    public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Observable<Result> {
+        CompactMapObservable(source: asObservable(), transform: transform)
+    }
+}
+
+// @unchecked Sendable: immutable after init.
+final class CompactMapObservable<Source, Result>: Observable<Result>, @unchecked Sendable {
+    private let source: Observable<Source>
+    private let transform: (Source) throws -> Result?
+
+    init(source: Observable<Source>, transform: @escaping (Source) throws -> Result?) {
+        self.source = source
+        self.transform = transform
+    }
+
+    override func subscribe(_ observer: ObserverNode<Result>) -> Disposable {
+        let sink = CompactMapSink(transform: transform, downstream: observer)
+        sink.setUpstream(source.subscribe(sink))
+        return sink
+    }
+}
+
+// @unchecked Sendable: `transform` is immutable; state is the atomic lifecycle word of Sink.
+final class CompactMapSink<Source, Result>: Sink<Source, Result>, @unchecked Sendable {
+    private let transform: (Source) throws -> Result?
+
+    init(transform: @escaping (Source) throws -> Result?, downstream: ObserverNode<Result>) {
+        self.transform = transform
+        super.init(downstream: downstream)
+    }
+
+    override func onNext(_ element: Source) {
+        guard !isStoppedOrDisposed else { return }
+        let result: Result?
+        do {
+            result = try transform(element)
+        } catch {
+            forwardError(error)
+            return
+        }
+        if let result {
+            forwardNext(result)
+        }
+    }
+
+    override func onError(_ error: Error) {
+        forwardError(error)
+    }
+
+    override func onCompleted() {
+        forwardCompleted()
+    }
+}

@@ -1,0 +1,118 @@
+extension ObservableType {
+    /// Emits an element only once `dueTime` has passed without another one after it; on completion
+    /// the element still waiting is emitted at once, then completion.
+    ///
+    /// - Parameters:
+    ///   - dueTime: The quiet time an element must be followed by (fractional seconds are kept).
+    ///   - scheduler: Where the timers run. Required: nothing here defaults to the main scheduler.
+    /// - Returns: The debounced sequence. An error is passed on at once, dropping the waiting element.
+    /// - Note: Debounced elements arrive on `scheduler`; the last one (if the source completes while
+    ///   it waits), completion and errors on the source's thread. Events never overlap. Thread-safe.
+    public func debounce(_ dueTime: RxTimeInterval, scheduler: any SchedulerType) -> Observable<Element> {
+        DebounceObservable(source: asObservable(), dueTime: dueTime, scheduler: scheduler)
+    }
+}
+
+// @unchecked Sendable: immutable after init.
+final class DebounceObservable<Element>: Observable<Element>, @unchecked Sendable {
+    private let source: Observable<Element>
+    private let dueTime: RxTimeInterval
+    private let scheduler: any SchedulerType
+
+    init(source: Observable<Element>, dueTime: RxTimeInterval, scheduler: any SchedulerType) {
+        self.source = source
+        self.dueTime = dueTime
+        self.scheduler = scheduler
+    }
+
+    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+        let sink = DebounceSink(dueTime: dueTime, scheduler: scheduler, downstream: observer)
+        sink.setUpstream(source.subscribe(sink))
+        return sink
+    }
+}
+
+/// Keeps the latest element and the id of the timer that may emit it; every element restarts the
+/// timer with a new id, so only the newest timer emits.
+// @unchecked Sendable: the latest element, its id and the outbox live in one LockedState.
+final class DebounceSink<Element>: Sink<Element, Element>, @unchecked Sendable {
+    private struct State {
+        var id = 0
+        var latest: Element?
+        var outbox = DeliveryOutbox<Element>()
+    }
+
+    private let dueTime: RxTimeInterval
+    private let scheduler: any SchedulerType
+    private let state = LockedState<State>.make(State())
+    private let timer = SerialDisposable()
+
+    init(dueTime: RxTimeInterval, scheduler: any SchedulerType, downstream: ObserverNode<Element>) {
+        self.dueTime = dueTime
+        self.scheduler = scheduler
+        super.init(downstream: downstream)
+    }
+
+    override func onNext(_ element: Element) {
+        guard !isStoppedOrDisposed else { return }
+        let (id, replaced) = state.withLock { state -> (Int, Element?) in
+            state.id += 1
+            defer { state.latest = element }
+            return (state.id, state.latest)
+        }
+        _ = replaced  // released outside the lock
+        timer.disposable = scheduler.scheduleRelative(id, dueTime: dueTime) { [self] id in
+            timerFired(id: id)
+            return Disposables.create()
+        }
+    }
+
+    private func timerFired(id: Int) {
+        let deliver = state.withLock { state -> Bool in
+            guard state.id == id, let latest = state.latest else { return false }
+            state.latest = nil
+            return state.outbox.enqueue(.next(latest))
+        }
+        if deliver { drain() }
+    }
+
+    override func onCompleted() {
+        guard !isStoppedOrDisposed else { return }
+        let deliver = state.withLock { state -> Bool in
+            state.id += 1
+            if let latest = state.latest {
+                state.latest = nil
+                state.outbox.append(.next(latest))
+            }
+            return state.outbox.enqueue(.completed)
+        }
+        if deliver { drain() }
+    }
+
+    override func onError(_ error: Error) {
+        guard !isStoppedOrDisposed else { return }
+        let (deliver, dropped) = state.withLock { state -> (Bool, Element?) in
+            state.id += 1
+            defer { state.latest = nil }
+            return (state.outbox.enqueue(.error(error)), state.latest)
+        }
+        _ = dropped
+        if deliver { drain() }
+    }
+
+    private func drain() {
+        while let event = state.withLock({ $0.outbox.next() }) {
+            forward(event)
+        }
+    }
+
+    override func didDispose() {
+        timer.dispose()
+        let dropped = state.withLock { state -> (Element?, [Event<Element>]) in
+            defer { state.latest = nil }
+            return (state.latest, state.outbox.removeAll())
+        }
+        _ = dropped
+        super.didDispose()
+    }
+}

@@ -1,0 +1,32 @@
+extension Observable {
+    /// A sequence built anew, by `factory`, for each subscription.
+    ///
+    /// - Parameter factory: Makes the sequence to subscribe to; an error it throws is delivered to
+    ///   the subscriber as `onError`.
+    /// - Returns: A cold sequence that defers all work, including `factory`, to subscription time.
+    /// - Note: `factory` runs on the subscribing thread, once per subscription. Thread-safe if
+    ///   `factory` is.
+    public static func deferred(_ factory: @escaping () throws -> Observable<Element>) -> Observable<Element> {
+        DeferredObservable(factory)
+    }
+}
+
+// @unchecked Sendable: immutable after init.
+final class DeferredObservable<Element>: Observable<Element>, @unchecked Sendable {
+    private let factory: () throws -> Observable<Element>
+
+    init(_ factory: @escaping () throws -> Observable<Element>) {
+        self.factory = factory
+    }
+
+    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+        let source: Observable<Element>
+        do {
+            source = try factory()
+        } catch {
+            observer.onError(error)
+            return Disposables.create()
+        }
+        return source.subscribe(observer)
+    }
+}

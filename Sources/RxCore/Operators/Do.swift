@@ -1,0 +1,131 @@
+extension ObservableType {
+    /// Runs side effects at points of the subscription's life, leaving the events unchanged.
+    ///
+    /// Every parameter is optional. The `on…` handlers run before the event goes downstream and the
+    /// `after…` ones right after it. An error thrown by `onNext` or `afterNext` terminates the
+    /// sequence with that error and disposes the source; one thrown by `onError` replaces the error
+    /// delivered; one thrown by `onCompleted` is delivered instead of completion; errors thrown by
+    /// `afterError`/`afterCompleted` are dropped (the sequence has already ended).
+    ///
+    /// - Parameters:
+    ///   - onNext: Before each element.
+    ///   - afterNext: After each element.
+    ///   - onError: Before the error.
+    ///   - afterError: After the error.
+    ///   - onCompleted: Before completion.
+    ///   - afterCompleted: After completion.
+    ///   - onSubscribe: Before the source is subscribed.
+    ///   - onSubscribed: After the source is subscribed.
+    ///   - onDispose: Once, when the subscription ends: after the terminal event or on dispose.
+    ///     (For a source that ends while being subscribed, that is before `onSubscribed`.)
+    /// - Returns: The source's events, unchanged unless a handler throws.
+    /// - Note: Event handlers run on the thread the event arrives on; `onSubscribe`/`onSubscribed`
+    ///   on the subscribing thread; `onDispose` on the thread that ends the subscription.
+    ///   Thread-safe.
+    public func `do`(
+        onNext: ((Element) throws -> Void)? = nil,
+        afterNext: ((Element) throws -> Void)? = nil,
+        onError: ((Error) throws -> Void)? = nil,
+        afterError: ((Error) throws -> Void)? = nil,
+        onCompleted: (() throws -> Void)? = nil,
+        afterCompleted: (() throws -> Void)? = nil,
+        onSubscribe: (() -> Void)? = nil,
+        onSubscribed: (() -> Void)? = nil,
+        onDispose: (() -> Void)? = nil
+    ) -> Observable<Element> {
+        DoObservable(
+            source: asObservable(),
+            handlers: DoHandlers(
+                onNext: onNext, afterNext: afterNext, onError: onError, afterError: afterError,
+                onCompleted: onCompleted, afterCompleted: afterCompleted,
+                onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose
+            )
+        )
+    }
+}
+
+/// The side effects of one `do` operator.
+struct DoHandlers<Element> {
+    let onNext: ((Element) throws -> Void)?
+    let afterNext: ((Element) throws -> Void)?
+    let onError: ((Error) throws -> Void)?
+    let afterError: ((Error) throws -> Void)?
+    let onCompleted: (() throws -> Void)?
+    let afterCompleted: (() throws -> Void)?
+    let onSubscribe: (() -> Void)?
+    let onSubscribed: (() -> Void)?
+    let onDispose: (() -> Void)?
+}
+
+// @unchecked Sendable: immutable after init.
+final class DoObservable<Element>: Observable<Element>, @unchecked Sendable {
+    private let source: Observable<Element>
+    private let handlers: DoHandlers<Element>
+
+    init(source: Observable<Element>, handlers: DoHandlers<Element>) {
+        self.source = source
+        self.handlers = handlers
+    }
+
+    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+        handlers.onSubscribe?()
+        let sink = DoSink(handlers: handlers, downstream: observer)
+        sink.setUpstream(source.subscribe(sink))
+        handlers.onSubscribed?()
+        return sink
+    }
+}
+
+// @unchecked Sendable: `handlers` is immutable; state is the atomic lifecycle word of Sink.
+final class DoSink<Element>: Sink<Element, Element>, @unchecked Sendable {
+    private let handlers: DoHandlers<Element>
+
+    init(handlers: DoHandlers<Element>, downstream: ObserverNode<Element>) {
+        self.handlers = handlers
+        super.init(downstream: downstream)
+    }
+
+    override func onNext(_ element: Element) {
+        guard !isStoppedOrDisposed else { return }
+        do {
+            try handlers.onNext?(element)
+            forwardNext(element)
+            try handlers.afterNext?(element)
+        } catch {
+            forwardError(error)
+        }
+    }
+
+    override func onError(_ error: Error) {
+        guard !isStoppedOrDisposed else { return }
+        do {
+            try handlers.onError?(error)
+        } catch {
+            forwardError(error)
+            return
+        }
+        guard claimTerminal() else { return }
+        downstream.onError(error)
+        _ = try? handlers.afterError?(error)
+        dispose()
+    }
+
+    override func onCompleted() {
+        guard !isStoppedOrDisposed else { return }
+        do {
+            try handlers.onCompleted?()
+        } catch {
+            forwardError(error)
+            return
+        }
+        guard claimTerminal() else { return }
+        downstream.onCompleted()
+        _ = try? handlers.afterCompleted?()
+        dispose()
+    }
+
+    override func didDispose() {
+        handlers.onDispose?()
+        super.didDispose()
+    }
+}

@@ -1,0 +1,69 @@
+extension ObservableType {
+    /// The element at `index` (0-based), then completion.
+    ///
+    /// - Parameter index: The position of the wanted element.
+    /// - Returns: A sequence of that one element, which disposes the source once it has it; it fails
+    ///   with `RxError.argumentOutOfRange` if the source completes first or if `index` is negative
+    ///   (then without subscribing).
+    /// - Note: Events arrive on the source's thread. Thread-safe.
+    public func element(at index: Int) -> Observable<Element> {
+        if index < 0 {
+            return .error(RxError.argumentOutOfRange)
+        }
+        return ElementAtObservable(source: asObservable(), index: index)
+    }
+
+    /// The element at `index` (0-based), then completion; RxSwift's older spelling of `element(at:)`.
+    ///
+    /// - Parameter index: The position of the wanted element.
+    /// - Returns: See `element(at:)`.
+    /// - Note: Events arrive on the source's thread. Thread-safe.
+    public func elementAt(_ index: Int) -> Observable<Element> {
+        element(at: index)
+    }
+}
+
+// @unchecked Sendable: immutable after init.
+final class ElementAtObservable<Element>: Observable<Element>, @unchecked Sendable {
+    private let source: Observable<Element>
+    private let index: Int
+
+    init(source: Observable<Element>, index: Int) {
+        self.source = source
+        self.index = index
+    }
+
+    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+        let sink = ElementAtSink(remaining: index, downstream: observer)
+        sink.setUpstream(source.subscribe(sink))
+        return sink
+    }
+}
+
+// @unchecked Sendable: `remaining` is touched only by upstream events, which arrive serialized.
+final class ElementAtSink<Element>: Sink<Element, Element>, @unchecked Sendable {
+    private var remaining: Int
+
+    init(remaining: Int, downstream: ObserverNode<Element>) {
+        self.remaining = remaining
+        super.init(downstream: downstream)
+    }
+
+    override func onNext(_ element: Element) {
+        guard !isStoppedOrDisposed else { return }
+        if remaining > 0 {
+            remaining -= 1
+            return
+        }
+        forwardNext(element)
+        forwardCompleted()
+    }
+
+    override func onError(_ error: Error) {
+        forwardError(error)
+    }
+
+    override func onCompleted() {
+        forwardError(RxError.argumentOutOfRange)
+    }
+}

@@ -1,0 +1,36 @@
+extension ObservableType {
+    /// Emits `elements` first, then the elements of the source.
+    ///
+    /// - Parameter elements: The elements to emit, in order, before subscribing to the source.
+    /// - Returns: The prefixed sequence. If nothing downstream wants more once the prefix is out
+    ///   (`startWith(1).take(1)`), the source is not subscribed at all.
+    /// - Note: The prefix is emitted synchronously on the subscribing thread; the rest arrives on the
+    ///   source's thread. Thread-safe.
+    public func startWith(_ elements: Element...) -> Observable<Element> {
+        StartWithObservable(source: asObservable(), elements: elements)
+    }
+}
+
+// @unchecked Sendable: immutable after init.
+final class StartWithObservable<Element>: Observable<Element>, @unchecked Sendable {
+    private let source: Observable<Element>
+    private let elements: [Element]
+
+    init(source: Observable<Element>, elements: [Element]) {
+        self.source = source
+        self.elements = elements
+    }
+
+    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+        for element in elements {
+            if observer.isDetached {
+                return Disposables.create()
+            }
+            observer.onNext(element)
+        }
+        if observer.isDetached {
+            return Disposables.create()
+        }
+        return source.subscribe(observer)
+    }
+}

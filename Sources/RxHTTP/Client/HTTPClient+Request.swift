@@ -1,0 +1,35 @@
+import Foundation
+
+extension HTTPClient {
+    /// Sends a request described by a `Request` type and decodes its `Response`.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - completion: Receives the response or an `HTTPClientError`, exactly once (`.cancelled`
+    ///     if the handle is cancelled first).
+    /// - Returns: A handle that cancels the request.
+    /// - Note: Thread-safe. `completion` and `request.decodeResponse` run on the configuration's
+    ///   callback queue, never synchronously inside this call. Failures are retried per the
+    ///   request's own policy if it is a `RetryableRequest`, else per `configuration.retryPolicy`.
+    @discardableResult
+    public func request<R: Request>(
+        _ request: R,
+        completion: @escaping (Result<R.Response, HTTPClientError>) -> Void
+    ) -> HTTPRequestHandle {
+        let parts = RequestParts(
+            baseURL: request.baseURL,
+            path: request.path,
+            method: request.method,
+            headers: request.headers,
+            query: ParameterValues.pairs(ParameterValues.compact(request.query)),
+            body: request.body,
+            timeout: request.timeout,
+            bypassesSuspension: request.bypassesSuspension,
+            authorizationType: (request as? any AccessTokenAuthorizable)?.authorizationType,
+            declaresAuthorization: request is any AccessTokenAuthorizable,
+            requestName: String(describing: R.self)
+        )
+        let policy = (request as? any RetryableRequest)?.retryPolicy ?? configuration.retryPolicy
+        return start(parts, policy: policy, decode: request.decodeResponse, completion: completion)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+extension HTTPClient {
+    /// Sends a request by path and decodes the response into `T`.
+    ///
+    /// Nil parameter values are dropped. With `.automatic` encoding, parameters go in the query
+    /// string for GET, HEAD and DELETE and in a JSON object body otherwise; a query already in
+    /// `path` is kept and followed by them. The model is decoded with the configuration's
+    /// decoder, from inside its envelope when one is configured.
+    ///
+    /// - Parameters:
+    ///   - path: The path under the base URL, e.g. `"/users/42"` or `"search?q=swift"`.
+    ///   - method: The method; default `.get`.
+    ///   - parameters: The parameters; nil values are dropped.
+    ///   - encoding: Where the parameters go; default `.automatic`.
+    ///   - headers: Headers over the default ones.
+    ///   - completion: Receives the model or an `HTTPClientError`, exactly once (`.cancelled` if
+    ///     the handle is cancelled first).
+    /// - Returns: A handle that cancels the request.
+    /// - Note: Thread-safe. `completion` runs on the configuration's callback queue, never
+    ///   synchronously inside this call. Failures are retried per `configuration.retryPolicy`.
+    @discardableResult
+    public func requestObject<T: Decodable>(
+        path: String,
+        method: HTTPMethod = .get,
+        parameters: [String: Any?]? = nil,
+        encoding: ParameterEncoding = .automatic,
+        headers: [String: String] = [:],
+        completion: @escaping (Result<T, HTTPClientError>) -> Void
+    ) -> HTTPRequestHandle {
+        let compacted = ParameterValues.compact(parameters)
+        var query: [(String, String)] = []
+        var body: (any RequestBody)?
+        let resolved = encoding == .automatic ? (method.encodesParametersInQuery ? .query : .json) : encoding
+        switch resolved {
+        case .query, .automatic:
+            query = ParameterValues.pairs(compacted)
+        case .json:
+            if parameters != nil { body = JSONObjectBody(compacted) }
+        case .form:
+            if parameters != nil { body = FormURLEncodedBody(compacted) }
+        }
+        let parts = RequestParts(
+            baseURL: nil, path: path, method: method, headers: headers, query: query, body: body,
+            timeout: nil, bypassesSuspension: false, authorizationType: nil, declaresAuthorization: false,
+            requestName: "requestObject"
+        )
+        return start(
+            parts, policy: configuration.retryPolicy,
+            decode: DecodableResponseDecoding<T>().decode, completion: completion
+        )
+    }
+}

@@ -1,0 +1,98 @@
+/// Percent-encoding for the parts of a URL and for form bodies, on UTF-8 bytes.
+///
+/// Valid `%XX` escapes already present in paths and queries are kept (so `a%20b` is not encoded
+/// twice); a `%` not followed by two hex digits becomes `%25`. Keys and values of parameters are
+/// always encoded in full.
+enum PercentEncoding {
+    /// Characters kept in a path: unreserved, sub-delims, `:`, `@` and `/` (RFC 3986 `pchar`).
+    static func encodePath(_ text: String) -> String {
+        encode(text, keepingEscapes: true) { isUnreserved($0) || isSubDelim($0) || $0 == 0x3A || $0 == 0x40 || $0 == 0x2F }
+    }
+
+    /// Characters kept in a query written by the caller: `pchar`, `/` and `?`.
+    static func encodeQuery(_ text: String) -> String {
+        encode(text, keepingEscapes: true) {
+            isUnreserved($0) || isSubDelim($0) || $0 == 0x3A || $0 == 0x40 || $0 == 0x2F || $0 == 0x3F
+        }
+    }
+
+    /// A query parameter key or value: only unreserved characters are kept, so `&`, `=`, `+`, `#`
+    /// and spaces (`%20`) are escaped.
+    static func encodeQueryComponent(_ text: String) -> String {
+        encode(text, keepingEscapes: false) { isUnreserved($0) }
+    }
+
+    /// A single path segment: only unreserved characters and sub-delims are kept, so `/`, `?`,
+    /// `#` and `%` are escaped.
+    static func encodePathSegment(_ text: String) -> String {
+        encode(text, keepingEscapes: false) { isUnreserved($0) || (isSubDelim($0) && $0 != 0x2B) }
+    }
+
+    /// An `application/x-www-form-urlencoded` key or value: spaces become `+`, everything but
+    /// unreserved characters is escaped.
+    static func encodeFormComponent(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            if byte == 0x20 {
+                result.append("+")
+            } else if isUnreserved(byte) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                appendEscape(byte, to: &result)
+            }
+        }
+        return result
+    }
+
+    private static func encode(_ text: String, keepingEscapes: Bool, allowed: (UInt8) -> Bool) -> String {
+        let bytes = Array(text.utf8)
+        var result = ""
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x25, keepingEscapes, index + 2 < bytes.count,
+               isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+                result.unicodeScalars.append(Unicode.Scalar(bytes[index + 1]))
+                result.unicodeScalars.append(Unicode.Scalar(bytes[index + 2]))
+                index += 3
+                continue
+            }
+            if allowed(byte) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                appendEscape(byte, to: &result)
+            }
+            index += 1
+        }
+        return result
+    }
+
+    private static func appendEscape(_ byte: UInt8, to result: inout String) {
+        let hex: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "E", "F"]
+        result.append("%")
+        result.append(hex[Int(byte >> 4)])
+        result.append(hex[Int(byte & 0x0F)])
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+    }
+
+    /// ALPHA / DIGIT / "-" / "." / "_" / "~"
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x2E, 0x5F, 0x7E: return true
+        default: return false
+        }
+    }
+
+    /// "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="
+    private static func isSubDelim(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x21, 0x24, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x3B, 0x3D: return true
+        default: return false
+        }
+    }
+}

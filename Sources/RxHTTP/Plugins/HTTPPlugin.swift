@@ -1,0 +1,45 @@
+import Foundation
+
+/// Hooks around every request of a client (Moya's plugin shape); each has a no-op default.
+///
+/// Order per request: `prepare` (may change the `URLRequest`; plugins run in the order given to
+/// the client), then header validation, `willSend`, the exchange, then `didReceive` with the
+/// result as the caller would see it before decoding (a status outside the acceptable ones is
+/// already a `.unacceptableStatusCode` failure), then `process`, which may replace that result.
+/// Every `willSend` is followed by exactly one `didReceive`, also for a cancelled request.
+///
+/// - Note: `prepare` and `willSend` run on the thread that starts the send (the caller's, or
+///   the one calling `resume()` for a held request); `didReceive` and `process` run on the
+///   client's callback queue. Plugins are shared by concurrent requests and must be thread-safe.
+public protocol HTTPPlugin: Sendable {
+    /// Returns the request to send, e.g. with an added header.
+    ///
+    /// - Parameters:
+    ///   - request: The request as built so far.
+    ///   - info: What is known about the request.
+    /// - Returns: The request to send.
+    func prepare(_ request: URLRequest, info: HTTPRequestInfo) -> URLRequest
+
+    /// Called just before the request goes to the transport.
+    func willSend(_ request: URLRequest, info: HTTPRequestInfo)
+
+    /// Called when the exchange ended: with the response, or with the error (`.cancelled` too).
+    func didReceive(_ result: Result<HTTPResponse, HTTPClientError>, request: URLRequest, info: HTTPRequestInfo)
+
+    /// Returns the result to decode and deliver; may turn a failure into a response or back.
+    func process(_ result: Result<HTTPResponse, HTTPClientError>, info: HTTPRequestInfo) -> Result<HTTPResponse, HTTPClientError>
+}
+
+extension HTTPPlugin {
+    public func prepare(_ request: URLRequest, info: HTTPRequestInfo) -> URLRequest {
+        request
+    }
+
+    public func willSend(_ request: URLRequest, info: HTTPRequestInfo) {}
+
+    public func didReceive(_ result: Result<HTTPResponse, HTTPClientError>, request: URLRequest, info: HTTPRequestInfo) {}
+
+    public func process(_ result: Result<HTTPResponse, HTTPClientError>, info: HTTPRequestInfo) -> Result<HTTPResponse, HTTPClientError> {
+        result
+    }
+}

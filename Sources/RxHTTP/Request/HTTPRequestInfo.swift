@@ -1,0 +1,35 @@
+/// What plugins may know about a request besides its `URLRequest`: a narrow, `Sendable` view.
+///
+/// - Note: A value type; `Sendable`.
+public struct HTTPRequestInfo: Sendable, Hashable {
+    /// A number unique to this send within its client (a retry is a new send).
+    public let id: UInt64
+    /// The method.
+    public let method: HTTPMethod
+    /// The path as the caller gave it (before encoding).
+    public let path: String
+    /// How the request wants to be signed, if it adopted `AccessTokenAuthorizable`.
+    public let authorizationType: AuthorizationType?
+    /// Whether the request adopted `AccessTokenAuthorizable` (then a nil `authorizationType`
+    /// means "do not sign").
+    public let declaresAuthorization: Bool
+    /// The name of the request's type (`GetUser`), or `requestObject` for path-based calls.
+    public let requestName: String
+
+    /// Creates the view; the client does this for every send.
+    public init(
+        id: UInt64,
+        method: HTTPMethod,
+        path: String,
+        authorizationType: AuthorizationType?,
+        declaresAuthorization: Bool,
+        requestName: String
+    ) {
+        self.id = id
+        self.method = method
+        self.path = path
+        self.authorizationType = authorizationType
+        self.declaresAuthorization = declaresAuthorization
+        self.requestName = requestName
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// Checks header names, header values and method names before anything is sent.
+///
+/// Works on unicode scalars, never on `Character`s: `"\r\n"` is a single `Character` equal to
+/// neither `"\r"` nor `"\n"`, so a `Character`-based check lets CRLF through.
+enum HeaderValidation {
+    /// Whether `name` is an RFC 9110 token: one or more of ALPHA, DIGIT and ``!#$%&'*+-.^_`|~``.
+    static func isValidToken(_ name: String) -> Bool {
+        guard !name.isEmpty else { return false }
+        for scalar in name.unicodeScalars {
+            guard isTokenScalar(scalar) else { return false }
+        }
+        return true
+    }
+
+    /// Whether `value` may be sent as a header value: no CR, LF, NUL, other control characters
+    /// (horizontal tab is allowed) or DEL.
+    static func isValidValue(_ value: String) -> Bool {
+        for scalar in value.unicodeScalars {
+            let v = scalar.value
+            if v == 0x09 { continue }
+            if v < 0x20 || v == 0x7F { return false }
+        }
+        return true
+    }
+
+    /// Throws `.invalidRequest` naming the first bad header (its value is not echoed: it may be a
+    /// secret).
+    static func validate(_ headers: [String: String], url: URL?) throws(HTTPClientError) {
+        for (name, value) in headers {
+            guard isValidToken(name) else {
+                throw HTTPClientError(
+                    .invalidRequest,
+                    message: "header name \(escaped(name)) is not a valid HTTP token",
+                    url: url
+                )
+            }
+            guard isValidValue(value) else {
+                throw HTTPClientError(
+                    .invalidRequest,
+                    message: "the value of header \(name) contains CR, LF or another forbidden control character",
+                    url: url
+                )
+            }
+        }
+    }
+
+    /// The name with control characters made visible, for error messages.
+    static func escaped(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            result += scalar.escaped(asASCII: true)
+        }
+        return result + "\""
+    }
+
+    private static func isTokenScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A:
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar)
+        }
+    }
+}
+
+/// Case-insensitive helpers over `[String: String]` header dictionaries.
+enum HeaderFields {
+    /// The value of `name`, compared case-insensitively.
+    static func value(_ name: String, in headers: [String: String]) -> String? {
+        if let exact = headers[name] { return exact }
+        let lowered = name.lowercased()
+        return headers.first { $0.key.lowercased() == lowered }?.value
+    }
+
+    /// Sets `name` to `value`, replacing any entry whose name differs only in case.
+    static func set(_ value: String, for name: String, in headers: inout [String: String]) {
+        let lowered = name.lowercased()
+        for key in headers.keys where key.lowercased() == lowered {
+            headers[key] = nil
+        }
+        headers[name] = value
+    }
+
+    /// `base` overridden by `overrides`, names compared case-insensitively.
+    static func merging(_ base: [String: String], _ overrides: [String: String]) -> [String: String] {
+        var result = base
+        for (name, value) in overrides {
+            set(value, for: name, in: &result)
+        }
+        return result
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Joins a base URL and a request path into the URL that is sent.
+///
+/// - The path is joined to the base URL's path with exactly one slash (`https://h/v1/` +
+///   `/users` and `https://h/v1` + `users` both give `https://h/v1/users`); a trailing slash of
+///   the path is kept.
+/// - The first `?` in the path starts its query, which is kept and followed by the parameters.
+///   To put a literal `?` (or `/`, `#`, `%`) inside one path segment, escape the segment with
+///   `HTTPClient.escapedPathSegment(_:)`.
+/// - Characters not allowed in a path (spaces, non-ASCII, `#`, …) are percent-encoded on their
+///   UTF-8 bytes; valid `%XX` escapes are kept as they are.
+enum URLBuilder {
+    /// Checks that `url` can serve as a base: an http or https URL with a host.
+    static func validateBase(_ url: URL) throws(HTTPClientError) {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw HTTPClientError(.invalidRequest, message: "the base URL must be http or https", url: url)
+        }
+        guard let host = url.host, !host.isEmpty else {
+            throw HTTPClientError(.invalidRequest, message: "the base URL has no host", url: url)
+        }
+    }
+
+    /// The base URL for `HTTPClient(host:)`: `"api.example.com"` becomes `https://api.example.com`,
+    /// a string with a scheme is used as it is.
+    static func baseURL(host: String) throws(HTTPClientError) -> URL {
+        let trimmed = host.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else {
+            throw HTTPClientError(.invalidRequest, message: "the host is empty")
+        }
+        guard trimmed.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
+            throw HTTPClientError(.invalidRequest, message: "the host \(HeaderValidation.escaped(host)) contains spaces or control characters")
+        }
+        let text = trimmed.contains("://") ? trimmed : "https://" + trimmed
+        guard let url = URL(string: text) else {
+            throw HTTPClientError(.invalidRequest, message: "the host \(HeaderValidation.escaped(host)) is not a valid URL")
+        }
+        try validateBase(url)
+        return url
+    }
+
+    /// The URL for `path` under `base`, with `parameters` appended to the query.
+    static func url(base: URL, path: String, parameters: [(String, String)]) throws(HTTPClientError) -> URL {
+        try validateBase(base)
+        guard var components = URLComponents(url: base, resolvingAgainstBaseURL: true) else {
+            throw HTTPClientError(.invalidRequest, message: "the base URL cannot be parsed", url: base)
+        }
+        let basePath = components.percentEncodedPath
+        let baseQuery = components.percentEncodedQuery
+        components.percentEncodedPath = ""
+        components.percentEncodedQuery = nil
+        components.fragment = nil
+        guard let origin = components.string else {
+            throw HTTPClientError(.invalidRequest, message: "the base URL cannot be parsed", url: base)
+        }
+
+        let (pathPart, pathQuery) = split(path)
+        var joinedPath = String(basePath.reversed().drop { $0 == "/" }.reversed())
+        let relative = String(pathPart.drop { $0 == "/" })
+        if !relative.isEmpty || pathPart.hasSuffix("/") || joinedPath.isEmpty {
+            joinedPath += "/" + PercentEncoding.encodePath(relative)
+        }
+
+        var queryParts: [String] = []
+        if let baseQuery, !baseQuery.isEmpty { queryParts.append(baseQuery) }
+        if let pathQuery, !pathQuery.isEmpty { queryParts.append(PercentEncoding.encodeQuery(pathQuery)) }
+        for (name, value) in parameters {
+            queryParts.append(PercentEncoding.encodeQueryComponent(name) + "=" + PercentEncoding.encodeQueryComponent(value))
+        }
+        var text = origin + joinedPath
+        if !queryParts.isEmpty {
+            text += "?" + queryParts.joined(separator: "&")
+        }
+        guard let url = URL(string: text), url.host != nil else {
+            throw HTTPClientError(.invalidRequest, message: "cannot build a URL from path \(HeaderValidation.escaped(path))", url: base)
+        }
+        return url
+    }
+
+    /// Splits at the first `?`: the path and its query, if any.
+    private static func split(_ path: String) -> (String, String?) {
+        let scalars = path.unicodeScalars
+        guard let mark = scalars.firstIndex(of: "?") else { return (path, nil) }
+        return (String(scalars[..<mark]), String(scalars[scalars.index(after: mark)...]))
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import RxCore
+
+extension HTTPClient: ReactiveCompatible {}
+
+extension Reactive where Base: HTTPClient {
+    /// A `Single` that sends a request by path and decodes the response into `T`; see
+    /// `HTTPClient.requestObject(path:method:parameters:encoding:headers:completion:)`.
+    ///
+    /// Each subscription sends the request once; disposing the subscription cancels it (the
+    /// URLSession task, or its place in the hold queue) and nothing is delivered afterwards.
+    ///
+    /// - Parameters:
+    ///   - path: The path under the base URL.
+    ///   - method: The method; default `.get`.
+    ///   - parameters: The parameters; nil values are dropped.
+    ///   - encoding: Where the parameters go; default `.automatic`.
+    ///   - headers: Headers over the default ones.
+    /// - Returns: A cold `Single` of the model; it fails with an `HTTPClientError`.
+    /// - Note: Thread-safe to subscribe from any thread; events arrive on the client's callback
+    ///   queue.
+    public func requestObject<T: Decodable>(
+        path: String,
+        method: HTTPMethod = .get,
+        parameters: [String: Any?]? = nil,
+        encoding: ParameterEncoding = .automatic,
+        headers: [String: String] = [:]
+    ) -> Single<T> {
+        let client = base
+        return Single.create { single in
+            let handle = client.requestObject(
+                path: path, method: method, parameters: parameters, encoding: encoding, headers: headers
+            ) { (result: Result<T, HTTPClientError>) in
+                single(result.mapError { $0 })
+            }
+            return Disposables.create { handle.cancel() }
+        }
+    }
+
+    /// A `Single` that sends `request` and decodes its `Response`; see `HTTPClient.request(_:completion:)`.
+    ///
+    /// Each subscription sends the request once; disposing the subscription cancels it and
+    /// nothing is delivered afterwards.
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: A cold `Single` of the response; it fails with an `HTTPClientError`.
+    /// - Note: Thread-safe to subscribe from any thread; events arrive on the client's callback
+    ///   queue.
+    public func request<R: Request>(_ request: R) -> Single<R.Response> {
+        let client = base
+        return Single.create { single in
+            let handle = client.request(request) { result in
+                single(result.mapError { $0 })
+            }
+            return Disposables.create { handle.cancel() }
+        }
+    }
+}
+

@@ -1,0 +1,49 @@
+import Foundation
+
+/// A response as it came off the wire: status, headers and the whole body.
+///
+/// - Note: A value type; `Sendable`.
+public struct HTTPResponse: Sendable {
+    /// The status code, e.g. 200.
+    public let statusCode: Int
+    /// The response headers as received (look them up with `value(forHTTPHeaderField:)`, which
+    /// ignores case).
+    public let headers: [String: String]
+    /// The body; empty if there was none.
+    public let body: Data
+    /// The URL of the response (after redirects).
+    public let url: URL?
+
+    /// Creates a response.
+    ///
+    /// - Parameters:
+    ///   - statusCode: The status code.
+    ///   - headers: The headers.
+    ///   - body: The body.
+    ///   - url: The URL it came from.
+    public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data(), url: URL? = nil) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.url = url
+    }
+
+    /// Creates a response from what URLSession delivered.
+    public init(_ response: HTTPURLResponse, body: Data) {
+        var headers: [String: String] = [:]
+        for (key, value) in response.allHeaderFields {
+            headers[String(describing: key)] = String(describing: value)
+        }
+        self.init(statusCode: response.statusCode, headers: headers, body: body, url: response.url)
+    }
+
+    /// The value of the header `name`, compared case-insensitively.
+    public func value(forHTTPHeaderField name: String) -> String? {
+        HeaderFields.value(name, in: headers)
+    }
+
+    /// The `Content-Type` header, if any.
+    public var contentType: String? {
+        value(forHTTPHeaderField: "Content-Type")
+    }
+}

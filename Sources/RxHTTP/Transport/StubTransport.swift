@@ -1,0 +1,166 @@
+import Foundation
+import RxCore
+
+/// A transport for unit tests: answers from canned `StubResponse`s, records what was sent, and
+/// runs delays on a `SchedulerType` so that a `TestScheduler` drives them in virtual time.
+///
+/// Stubs are matched newest first; a request matching none gets `fallback` (a 404 by default).
+/// A delayed answer longer than the request's `timeoutInterval` ends in `.timedOut` at the
+/// time-out, as the real transport does. Without a scheduler, delays run in real time on a
+/// global queue; a zero delay answers during `send`.
+///
+/// ```swift
+/// let stub = StubTransport(scheduler: testScheduler)
+/// stub.stub(path: "/users/42", with: .json(#"{"id":42}"#, delay: .seconds(1)))
+/// let client = HTTPClient(baseURL: URL(string: "https://api.test")!, transport: stub)
+/// ```
+///
+/// - Note: Thread-safe.
+public final class StubTransport: HTTPTransport {
+    private struct Rule {
+        let matches: @Sendable (URLRequest) -> Bool
+        let respond: @Sendable (URLRequest) -> StubResponse
+    }
+
+    private struct State {
+        var rules: [Rule] = []
+        var sent: [URLRequest] = []
+        var cancelledCount = 0
+    }
+
+    private let scheduler: (any SchedulerType)?
+    private let fallback: StubResponse
+    private let state = LockedState<State>.make(State())
+
+    /// Creates a stub transport.
+    ///
+    /// - Parameters:
+    ///   - scheduler: Runs delays and time-outs (a `TestScheduler` in tests); nil uses real time.
+    ///   - fallback: The answer to requests no stub matches; default a 404.
+    public init(scheduler: (any SchedulerType)? = nil, fallback: StubResponse = .status(404)) {
+        self.scheduler = scheduler
+        self.fallback = fallback
+    }
+
+    /// Answers requests whose URL path (percent-decoded) is `path`, and whose method is `method`
+    /// if given.
+    public func stub(method: HTTPMethod? = nil, path: String, with response: StubResponse) {
+        stub(where: { request in
+            (method == nil || request.httpMethod == method?.rawValue) && request.url?.path == path
+        }, with: response)
+    }
+
+    /// Answers requests for which `predicate` is true.
+    public func stub(where predicate: @escaping @Sendable (URLRequest) -> Bool, with response: StubResponse) {
+        stub(where: predicate) { _ in response }
+    }
+
+    /// Answers requests for which `predicate` is true with what `respond` makes of them.
+    public func stub(
+        where predicate: @escaping @Sendable (URLRequest) -> Bool,
+        respond: @escaping @Sendable (URLRequest) -> StubResponse
+    ) {
+        state.withLock { $0.rules.append(Rule(matches: predicate, respond: respond)) }
+    }
+
+    /// Every request sent so far, in order.
+    public var sentRequests: [URLRequest] {
+        state.withLock { $0.sent }
+    }
+
+    /// How many exchanges were cancelled before they answered.
+    public var cancelledCount: Int {
+        state.withLock { $0.cancelledCount }
+    }
+
+    public func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
+    ) -> Disposable {
+        let rules = state.withLock { state -> [Rule] in
+            state.sent.append(request)
+            return state.rules
+        }
+        let rule = rules.last { $0.matches(request) }
+        let stub = rule?.respond(request) ?? fallback
+        var result: Result<HTTPResponse, any Error> = stub.result.map { response in
+            HTTPResponse(statusCode: response.statusCode, headers: response.headers, body: response.body, url: response.url ?? request.url)
+        }.mapError { $0 }
+        var delay = stub.delay
+        let timeout = RxTimeInterval.seconds(request.timeoutInterval)
+        if request.timeoutInterval > 0, timeout < delay {
+            delay = timeout
+            result = .failure(HTTPClientError(.timedOut, message: "stubbed response later than the time-out", url: request.url))
+        }
+        let exchange = StubExchange(completion: completion) { [state] in
+            state.withLock { $0.cancelledCount += 1 }
+        }
+        let outcome = result
+        if delay <= .zero {
+            exchange.complete(outcome)
+        } else if let scheduler {
+            exchange.setTimer(scheduler.scheduleRelative((), dueTime: delay) { _ in
+                exchange.complete(outcome)
+                return Disposables.create()
+            })
+        } else {
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay.dispatchInterval) {
+                exchange.complete(outcome)
+            }
+        }
+        return exchange
+    }
+}
+
+/// One answer in flight: completes once, or never once disposed.
+// @unchecked Sendable: mutable state lives in one LockedState; the closures are immutable.
+private final class StubExchange: Disposable, @unchecked Sendable {
+    private struct State {
+        var isFinished = false
+        var timer: Disposable?
+    }
+
+    private let completion: @Sendable (Result<HTTPResponse, any Error>) -> Void
+    private let onCancel: @Sendable () -> Void
+    private let state = LockedState<State>.make(State())
+
+    init(completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void, onCancel: @escaping @Sendable () -> Void) {
+        self.completion = completion
+        self.onCancel = onCancel
+        Resources.incrementTotal()
+    }
+
+    deinit {
+        Resources.decrementTotal()
+    }
+
+    func setTimer(_ timer: Disposable) {
+        let stale = state.withLock { state -> Disposable? in
+            if state.isFinished { return timer }
+            state.timer = timer
+            return nil
+        }
+        stale?.dispose()
+    }
+
+    func complete(_ result: Result<HTTPResponse, any Error>) {
+        guard finish() else { return }
+        completion(result)
+    }
+
+    func dispose() {
+        guard finish() else { return }
+        onCancel()
+    }
+
+    private func finish() -> Bool {
+        let claimed = state.withLock { state -> (Bool, Disposable?) in
+            guard !state.isFinished else { return (false, nil) }
+            state.isFinished = true
+            defer { state.timer = nil }
+            return (true, state.timer)
+        }
+        claimed.1?.dispose()
+        return claimed.0
+    }
+}

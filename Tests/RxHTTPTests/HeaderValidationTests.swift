@@ -1,0 +1,49 @@
+import Foundation
+@testable import RxHTTP
+import XCTest
+
+final class HeaderValidationTests: XCTestCase {
+    func testCRLFIsOneCharacterButTwoScalars() {
+        // The trap the validation avoids: a Character-based check misses "\r\n".
+        XCTAssertFalse("a\r\nb".contains("\r" as Character))
+        XCTAssertFalse(HeaderValidation.isValidValue("a\r\nb"))
+    }
+
+    func testRejectsControlCharactersInValues() {
+        for value in ["a\rb", "a\nb", "a\r\nX-Injected: 1", "a\u{0}b", "a\u{7F}b", "a\u{1B}b"] {
+            XCTAssertFalse(HeaderValidation.isValidValue(value), value.debugDescription)
+        }
+    }
+
+    func testAcceptsOrdinaryValues() {
+        for value in ["", "text/html; charset=utf-8", "a\tb", "Bearer abc.def-ghi", "naïve ✓"] {
+            XCTAssertTrue(HeaderValidation.isValidValue(value), value.debugDescription)
+        }
+    }
+
+    func testNamesMustBeTokens() {
+        for name in ["X-Request-ID", "accept", "x_y", "A!#$%&'*+.^`|~"] {
+            XCTAssertTrue(HeaderValidation.isValidToken(name), name)
+        }
+        for name in ["", "X Y", "X:Y", "X\r\n", "Ü", "X\"", "(x)"] {
+            XCTAssertFalse(HeaderValidation.isValidToken(name), name.debugDescription)
+        }
+    }
+
+    func testValidateNamesTheHeaderButNotTheValue() {
+        XCTAssertThrowsError(try HeaderValidation.validate(["X-Secret": "s3cret\r\n"], url: nil)) { error in
+            let error = error as? HTTPClientError
+            XCTAssertEqual(error?.code, .invalidRequest)
+            XCTAssertTrue(error?.description.contains("X-Secret") ?? false)
+            XCTAssertFalse(error?.description.contains("s3cret") ?? true)
+        }
+    }
+
+    func testHeaderFieldsAreCaseInsensitive() {
+        var headers = ["content-type": "a"]
+        HeaderFields.set("b", for: "Content-Type", in: &headers)
+        XCTAssertEqual(headers, ["Content-Type": "b"])
+        XCTAssertEqual(HeaderFields.value("CONTENT-TYPE", in: headers), "b")
+        XCTAssertEqual(HeaderFields.merging(["Accept": "x", "A": "1"], ["accept": "y"]), ["accept": "y", "A": "1"])
+    }
+}

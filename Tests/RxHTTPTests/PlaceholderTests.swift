@@ -1,8 +1,0 @@
-import RxHTTP
-import XCTest
-
-final class RxHTTPPlaceholderTests: XCTestCase {
-    func testModuleNamesItsVersion() {
-        XCTAssertEqual(RxHTTPModule.version.split(separator: ".").count, 3)
-    }
-}

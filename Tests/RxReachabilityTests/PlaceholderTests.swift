@@ -1,8 +1,0 @@
-import RxReachability
-import XCTest
-
-final class RxReachabilityPlaceholderTests: XCTestCase {
-    func testModuleLinks() {
-        XCTAssertNotNil(RxReachabilityModule.self)
-    }
-}

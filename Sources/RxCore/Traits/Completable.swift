@@ -100,7 +100,7 @@ extension ObservableType {
     ///
     /// - Returns: A `Completable` that completes or fails when this sequence does.
     public func asCompletable() -> Completable {
-        Completable(unchecked: IgnoreElementsObservable(source: asObservable()))
+        Completable(unchecked: ignoreElements())
     }
 }
 
@@ -108,34 +108,5 @@ extension Single {
     /// Converts to a `Completable` that ignores the element and keeps success or failure.
     public func asCompletable() -> Completable {
         source.asCompletable()
-    }
-}
-
-// @unchecked Sendable: immutable after init.
-final class IgnoreElementsObservable<Source>: Observable<Never>, @unchecked Sendable {
-    private let source: Observable<Source>
-
-    init(source: Observable<Source>) {
-        self.source = source
-    }
-
-    override func subscribe(_ observer: ObserverNode<Never>) -> Disposable {
-        let sink = IgnoreElementsSink<Source>(downstream: observer)
-        sink.setUpstream(source.subscribe(sink))
-        return sink
-    }
-}
-
-/// Drops the elements, forwards the termination.
-// @unchecked Sendable: no state beyond the atomic lifecycle word of Sink.
-final class IgnoreElementsSink<Source>: Sink<Source, Never>, @unchecked Sendable {
-    override func onNext(_ element: Source) {}
-
-    override func onError(_ error: Error) {
-        forwardError(error)
-    }
-
-    override func onCompleted() {
-        forwardCompleted()
     }
 }

@@ -194,7 +194,10 @@ final class AsyncBridgeTests: RxTestCase {
             }
             return 1
         }
-        .subscribe(onSuccess: { _ in delivered.mutate { $0 = true } }, onFailure: { _ in delivered.mutate { $0 = true } })
+        .subscribe(
+            onSuccess: { _ in delivered.mutate { $0 = true } },
+            onFailure: { _ in delivered.mutate { $0 = true } }
+        )
         wait(for: [started], timeout: 2)
         subscription.dispose()
         wait(for: [cancelled], timeout: 2)

@@ -4,7 +4,8 @@ struct MulticastSubject<Element> {
     let input: ObserverNode<Element>
 
     /// Wraps any subject; the subjects of this module get a direct input (no `Event` per element).
-    init<Subject: SubjectType>(_ subject: Subject) where Subject.Element == Element, Subject.Observer.Element == Element {
+    init<Subject: SubjectType>(_ subject: Subject)
+    where Subject.Element == Element, Subject.Observer.Element == Element {
         observable = subject.asObservable()
         let observer = subject.asObserver()
         if let publish = observer as? PublishSubject<Element> {
@@ -50,8 +51,7 @@ final class SubjectInputNode<Input: SubjectInput>: ObserverNode<Input.Element>, 
 ///
 /// On a terminal event it first detaches from its parent (so that a subscriber reacting to the
 /// event gets a new connection), then forwards the event to the subject, then disposes.
-// @unchecked Sendable: `subject` is immutable, `parent` is a weak reference set once, and the
-// lifecycle word of SubscriptionNode orders events and dispose.
+// @unchecked Sendable: `subject` is immutable, `parent` is weak and set once; events use the lifecycle word.
 final class MulticastConnection<Element>: SubscriptionNode<Element>, @unchecked Sendable {
     let subject: MulticastSubject<Element>
     // Weak: the parent holds its current connection; a running connection needs no parent.

@@ -27,7 +27,11 @@ final class RefCountSink<Element>: Sink<Element, Element>, @unchecked Sendable {
     private let parent: ConnectableObservable<Element>
     private let connection: MulticastConnection<Element>
 
-    init(parent: ConnectableObservable<Element>, connection: MulticastConnection<Element>, downstream: ObserverNode<Element>) {
+    init(
+        parent: ConnectableObservable<Element>,
+        connection: MulticastConnection<Element>,
+        downstream: ObserverNode<Element>
+    ) {
         self.parent = parent
         self.connection = connection
         super.init(downstream: downstream)

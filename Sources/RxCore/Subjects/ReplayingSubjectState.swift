@@ -81,7 +81,10 @@ class ReplayingStore<Element>: ReplayingStoreBase {
 
     /// The events queued for a catching-up observer (it stays catching up), or `nil` once it has
     /// nothing left: it then joined the live observers (or was removed, or got its terminal event).
-    final func takeCatchUpEvents(forKey key: Int, in state: inout ReplayingSubjectState) -> ContiguousArray<Event<Element>>? {
+    final func takeCatchUpEvents(
+        forKey key: Int,
+        in state: inout ReplayingSubjectState
+    ) -> ContiguousArray<Event<Element>>? {
         defer { state.catchingUpCount = catchingUp.count }
         guard let (subscription, events) = catchingUp[key] else { return nil }
         if events.isEmpty {
@@ -118,7 +121,10 @@ class ReplayingStore<Element>: ReplayingStoreBase {
 extension LockedState where State == ReplayingSubjectState {
     /// Delivers `replay` to a catching-up observer, then whatever was queued for it meanwhile,
     /// until it joins the live observers. Runs on the subscribing thread, never under the lock.
-    func catchUp<Element>(_ subscription: SubjectSubscription<Element>, replaying replay: ContiguousArray<Event<Element>>) {
+    func catchUp<Element>(
+        _ subscription: SubjectSubscription<Element>,
+        replaying replay: ContiguousArray<Event<Element>>
+    ) {
         var batch = replay
         while true {
             for event in batch {

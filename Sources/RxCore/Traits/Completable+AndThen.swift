@@ -53,7 +53,11 @@ final class AndThenSink<Element>: Sink<Never, Element>, @unchecked Sendable {
     private let second: Observable<Element>
     private let secondSubscription: SingleAssignmentDisposable
 
-    init(second: Observable<Element>, secondSubscription: SingleAssignmentDisposable, downstream: ObserverNode<Element>) {
+    init(
+        second: Observable<Element>,
+        secondSubscription: SingleAssignmentDisposable,
+        downstream: ObserverNode<Element>
+    ) {
         self.second = second
         self.secondSubscription = secondSubscription
         super.init(downstream: downstream)

@@ -48,8 +48,8 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
 
     /// Sends `element` to the current observers; ignored after a terminal event or dispose.
     public func onNext(_ element: Element) {
-        let observers = state.withLock { state -> ContiguousArray<SubjectSlot> in
-            state.lifecycle.isActive ? state.observers.slots : []
+        let observers = state.withLock { state -> SubjectSnapshot in
+            state.lifecycle.isActive ? state.observers.snapshot() : []
         }
         observers.deliverNext(element)
     }
@@ -71,7 +71,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
 
     /// Drops every observer (they receive nothing more) and refuses later events and subscribers.
     public func dispose() {
-        let dropped = state.withLock { state -> ContiguousArray<SubjectSlot> in
+        let dropped = state.withLock { state -> SubjectSnapshot in
             state.lifecycle = .disposed
             return state.observers.removeAll()
         }
@@ -102,7 +102,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
     }
 
     private func terminate(_ termination: SubjectTermination) {
-        let observers = state.withLock { state -> ContiguousArray<SubjectSlot> in
+        let observers = state.withLock { state -> SubjectSnapshot in
             guard state.lifecycle.isActive else { return [] }
             state.lifecycle = .terminated(termination)
             return state.observers.removeAll()

@@ -171,21 +171,21 @@ extension LockedState where State == ReplayingSubjectState {
     /// Records and sends `element`; see `BehaviorSubject.onNext` and `ReplaySubject.onNext`.
     @inline(__always)
     func onNext<Element>(_ element: Element) {
-        let observers = withLock { state -> ContiguousArray<SubjectSlot> in
+        let observers = withLock { state -> SubjectSnapshot in
             guard state.lifecycle.isActive else { return [] }
             let store = unsafeDowncast(state.store, to: ReplayingStore<Element>.self)
             store.record(element)
             if state.catchingUpCount > 0 {
                 store.enqueueNextForCatchingUp(element)
             }
-            return state.observers.slots
+            return state.observers.snapshot()
         }
         observers.deliverNext(element)
     }
 
     /// Terminates the subject; see `BehaviorSubject.onError` and `ReplaySubject.onError`.
     func terminate<Element>(_ termination: SubjectTermination, of _: Element.Type) {
-        let observers = withLock { state -> ContiguousArray<SubjectSlot> in
+        let observers = withLock { state -> SubjectSnapshot in
             guard state.lifecycle.isActive else { return [] }
             state.lifecycle = .terminated(termination)
             if state.catchingUpCount > 0 {

@@ -5,18 +5,26 @@ struct SubjectSlot {
     var subscription: SubjectSubscriptionBase?
 }
 
+/// The observers a subject delivers to, in subscription order: an immutable array.
+typealias SubjectSnapshot = ContiguousArray<SubjectSubscriptionBase>
+
 /// The live observers of a subject; lives inside the subject's `LockedState`.
 ///
-/// The observers are an array of slots sorted by key (keys only grow). `onNext` copies the array
-/// under the lock, which only retains its buffer, and delivers after unlocking: no allocation per
-/// event. Subscribing appends (amortized O(1)); disposing finds the slot by binary search and
-/// leaves a hole, and holes are compacted once they outnumber the live observers, so removing all
-/// of 100,000 observers is O(n log n) overall, not O(n²). A mutation while another thread still
-/// delivers from its snapshot copies the array (copy-on-write), never the other way round.
+/// Two structures, both touched only under the lock:
+/// - `slots`, the bookkeeping: sorted by key (keys only grow), so subscribing appends (amortized
+///   O(1)) and disposing finds its slot by binary search and leaves a hole; holes are compacted
+///   once they outnumber the live observers. Removing all of 100,000 observers is thus
+///   O(n log n) overall, not O(n²).
+/// - `cachedSnapshot`, what `onNext` delivers to: built from the slots on the first event after a
+///   change and never mutated afterwards, only dropped. `onNext` copies it under the lock, which
+///   only retains its buffer (no allocation per event), and delivers after unlocking. A delivering
+///   thread thus only ever reads a buffer that nobody writes: no reliance on copy-on-write
+///   uniqueness checks, whose synchronisation through reference counts ThreadSanitizer cannot see.
 ///
 /// Non-generic on purpose: see `SubjectSubscriptionBase`.
 struct SubjectRegistry {
-    private(set) var slots: ContiguousArray<SubjectSlot> = []
+    private var slots: ContiguousArray<SubjectSlot> = []
+    private var cachedSnapshot: SubjectSnapshot?
     private(set) var count = 0
     private var nextKey = 0
 
@@ -24,6 +32,30 @@ struct SubjectRegistry {
     mutating func makeKey() -> Int {
         defer { nextKey &+= 1 }
         return nextKey
+    }
+
+    /// The observers to deliver an event to; O(1) unless the observers changed since the last call.
+    @inline(__always)
+    mutating func snapshot() -> SubjectSnapshot {
+        if let cachedSnapshot {
+            return cachedSnapshot
+        }
+        return buildSnapshot()
+    }
+
+    @inline(never)
+    private mutating func buildSnapshot() -> SubjectSnapshot {
+        var built = SubjectSnapshot()
+        if count > 0 {
+            built.reserveCapacity(count)
+            for slot in slots {
+                if let subscription = slot.subscription {
+                    built.append(subscription)
+                }
+            }
+        }
+        cachedSnapshot = built
+        return built
     }
 
     /// Adds an observer.
@@ -36,6 +68,7 @@ struct SubjectRegistry {
             slots.append(slot)
         }
         count += 1
+        cachedSnapshot = nil
     }
 
     /// Removes the observer for `key`; returns it, to be released after the lock.
@@ -46,6 +79,7 @@ struct SubjectRegistry {
         }
         slots[index].subscription = nil
         count -= 1
+        cachedSnapshot = nil
         if count == 0 {
             slots = []
         } else if slots.count - count > max(32, count) {
@@ -55,12 +89,12 @@ struct SubjectRegistry {
     }
 
     /// Removes every observer; returns them, to deliver a terminal event to (or release) after the lock.
-    mutating func removeAll() -> ContiguousArray<SubjectSlot> {
-        defer {
-            slots = []
-            count = 0
-        }
-        return slots
+    mutating func removeAll() -> SubjectSnapshot {
+        let all = snapshot()
+        slots = []
+        cachedSnapshot = nil
+        count = 0
+        return all
     }
 
     /// The index of the slot for `key`, or where it would be inserted.

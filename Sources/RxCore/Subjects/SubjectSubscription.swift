@@ -100,16 +100,15 @@ enum SubjectLifecycle {
     }
 }
 
-extension ContiguousArray where Element == SubjectSlot {
+extension ContiguousArray where Element == SubjectSubscriptionBase {
     /// Sends `element` to every observer of a snapshot; called after unlocking.
     @inline(__always)
     func deliverNext<Value>(_ element: Value) {
         // The snapshot keeps every subscription alive while this runs, so the loop borrows them
         // instead of retaining each one.
-        withUnsafeBufferPointer { slots in
-            for index in slots.indices {
-                guard let subscription = slots[index].subscription else { continue }
-                Unmanaged.passUnretained(subscription)._withUnsafeGuaranteedRef { subscription in
+        withUnsafeBufferPointer { subscriptions in
+            for index in subscriptions.indices {
+                Unmanaged.passUnretained(subscriptions[index])._withUnsafeGuaranteedRef { subscription in
                     guard !subscription.isDisposedRelaxed else { return }
                     // Every subscription of a subject of `Value` is a SubjectSubscription<Value>.
                     unsafeDowncast(subscription, to: SubjectSubscription<Value>.self).observer.onNext(element)
@@ -121,8 +120,7 @@ extension ContiguousArray where Element == SubjectSlot {
     /// Sends a terminal event to every observer of a snapshot; called after unlocking.
     func deliverTerminal<Value>(_ termination: SubjectTermination, of _: Value.Type) {
         let event = termination.event(of: Value.self)
-        for slot in self {
-            guard let subscription = slot.subscription else { continue }
+        for subscription in self {
             unsafeDowncast(subscription, to: SubjectSubscription<Value>.self).deliver(event)
         }
     }

@@ -15,8 +15,9 @@ public enum SubjectLifetimeScope: Sendable {
     /// terminates) the source subscription is disposed and the replay buffer dropped; the next
     /// subscriber subscribes to the source anew.
     case whileConnected
-    /// One subject for the life of the shared sequence: a terminal event or the replay buffer is
-    /// seen by every later subscriber; the source is resubscribed when the count goes from 0 to 1,
-    /// but a terminated subject ignores it.
+    /// One subject for the life of the shared sequence: its replay buffer survives reconnections,
+    /// and the source is resubscribed when the count of subscribers goes from 0 to 1. Once the
+    /// source has terminated, every later subscriber gets the replay and that terminal event, and
+    /// the source is not subscribed again.
     case forever
 }

@@ -8,6 +8,8 @@ public enum RxError: Error, Equatable, Sendable, CustomStringConvertible {
     case timeout
     /// An argument was outside the accepted range (a negative count, say).
     case argumentOutOfRange
+    /// The object (a subject) was disposed: it accepts no more subscribers or events.
+    case disposed
 
     public var description: String {
         switch self {
@@ -15,6 +17,7 @@ public enum RxError: Error, Equatable, Sendable, CustomStringConvertible {
         case .moreThanOneElement: return "Sequence produced more than one element."
         case .timeout: return "Sequence timed out."
         case .argumentOutOfRange: return "Argument out of range."
+        case .disposed: return "Object was already disposed."
         }
     }
 }

@@ -16,7 +16,7 @@ package struct LockedState<State>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the state and returns its result.
-    @inlinable
+    @inlinable @inline(__always)
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try storage.withLock(body)
     }
@@ -36,7 +36,7 @@ final class LockedStorage<State>: ManagedBuffer<State, PlatformLock.Primitive> {
         withUnsafeMutablePointerToElements { PlatformLock.destroy($0) }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try withUnsafeMutablePointers { state, lock in
             PlatformLock.lock(lock)

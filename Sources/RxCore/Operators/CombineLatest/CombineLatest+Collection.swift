@@ -1,0 +1,54 @@
+extension ObservableType {
+    /// Combines the latest element of every source whenever any of them emits, once each has
+    /// emitted; the elements are passed to `resultSelector` in the order of `sources`.
+    ///
+    /// - Parameters:
+    ///   - sources: The sources; an empty collection gives a sequence that completes at once.
+    ///   - resultSelector: Builds a result from the latest elements; an error it throws terminates
+    ///     the sequence with that error.
+    /// - Returns: A sequence that completes when every source has completed (or at once when a
+    ///   source completes without having emitted), and fails, disposing every source, as soon as one
+    ///   of them fails.
+    /// - Note: The sources may emit concurrently; the result's events are serialized and arrive on
+    ///   the thread of one of the sources, as do the calls to `resultSelector`.
+    public static func combineLatest<Sources: Collection>(
+        _ sources: Sources,
+        resultSelector: @escaping ([Sources.Element.Element]) throws -> Element
+    ) -> Observable<Element> where Sources.Element: ObservableConvertibleType {
+        CombineLatestCollectionObservable(sources: sources.map { $0.asObservable() }, resultSelector: resultSelector)
+    }
+
+    /// Combines the latest element of every source into an array, in the order of `sources`.
+    ///
+    /// - Parameter sources: The sources; an empty collection gives a sequence that completes at once.
+    /// - Returns: See `combineLatest(_:resultSelector:)`.
+    /// - Note: The sources may emit concurrently; the result's events are serialized.
+    public static func combineLatest<Sources: Collection>(
+        _ sources: Sources
+    ) -> Observable<[Element]> where Sources.Element: ObservableConvertibleType, Sources.Element.Element == Element {
+        CombineLatestCollectionObservable(sources: sources.map { $0.asObservable() }) { $0 }
+    }
+}
+
+// @unchecked Sendable: immutable after init.
+final class CombineLatestCollectionObservable<SourceElement, Result>: Observable<Result>, @unchecked Sendable {
+    private let sources: [Observable<SourceElement>]
+    private let resultSelector: ([SourceElement]) throws -> Result
+
+    init(sources: [Observable<SourceElement>], resultSelector: @escaping ([SourceElement]) throws -> Result) {
+        self.sources = sources
+        self.resultSelector = resultSelector
+    }
+
+    override func subscribe(_ observer: ObserverNode<Result>) -> Disposable {
+        guard !sources.isEmpty else {
+            observer.onCompleted()
+            return Disposables.create()
+        }
+        let sink = CombineLatestCollectionSink(
+            count: sources.count, resultSelector: resultSelector, downstream: observer
+        )
+        sink.run(sources)
+        return sink
+    }
+}

@@ -1,0 +1,62 @@
+extension ObservableType {
+    /// Concatenates sequences: each is subscribed when the previous one has completed.
+    ///
+    /// - Parameter sources: The sequences, in order; none gives a sequence that completes at once.
+    /// - Returns: A sequence that completes after the last source, and fails as soon as a source
+    ///   fails (the later ones are then never subscribed).
+    /// - Note: Sources that complete synchronously are subscribed in a loop, not by recursion, so
+    ///   any number of them runs in constant stack depth. Events arrive on the thread of the source
+    ///   that sends them; they are serialized because one source runs at a time.
+    public static func concat(_ sources: Observable<Element>...) -> Observable<Element> {
+        ConcatObservable(sources: sources)
+    }
+
+    /// Concatenates an array of sequences: each is subscribed when the previous one has completed.
+    ///
+    /// - Parameter sources: The sequences, in order; an empty array completes at once.
+    /// - Returns: A sequence that completes after the last source, and fails as soon as a source
+    ///   fails (the later ones are then never subscribed).
+    /// - Note: Synchronous sources run in constant stack depth. Events arrive on the thread of the
+    ///   source that sends them, serialized since one source runs at a time.
+    public static func concat(_ sources: [Observable<Element>]) -> Observable<Element> {
+        ConcatObservable(sources: sources)
+    }
+
+    /// Concatenates a collection of sequences: each is subscribed when the previous one has
+    /// completed.
+    ///
+    /// - Parameter sources: The sequences, in order; an empty collection completes at once.
+    /// - Returns: A sequence that completes after the last source, and fails as soon as a source
+    ///   fails (the later ones are then never subscribed).
+    /// - Note: Synchronous sources run in constant stack depth. Events arrive on the thread of the
+    ///   source that sends them, serialized since one source runs at a time.
+    public static func concat<Sources: Collection>(_ sources: Sources) -> Observable<Element>
+    where Sources.Element == Observable<Element> {
+        ConcatObservable(sources: Array(sources))
+    }
+
+    /// Continues with `second` once this sequence has completed.
+    ///
+    /// - Parameter second: Subscribed when this sequence completes.
+    /// - Returns: A sequence that completes after `second`, and fails as soon as either fails.
+    /// - Note: Events arrive on the thread of the sequence that sends them.
+    public func concat<Source: ObservableConvertibleType>(_ second: Source) -> Observable<Element>
+    where Source.Element == Element {
+        ConcatObservable(sources: [asObservable(), second.asObservable()])
+    }
+}
+
+// @unchecked Sendable: immutable after init.
+final class ConcatObservable<Element>: Observable<Element>, @unchecked Sendable {
+    private let sources: [Observable<Element>]
+
+    init(sources: [Observable<Element>]) {
+        self.sources = sources
+    }
+
+    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+        let sink = ConcatSink(sources: sources, downstream: observer)
+        sink.run()
+        return sink
+    }
+}

@@ -1,0 +1,195 @@
+extension ObservableType {
+    /// Combines the sources element by element: the nth element of each source, passed to
+    /// `resultSelector`, gives the nth element of the result.
+    ///
+    /// - Parameters:
+    ///   - source1: The first source.
+    ///   - source2: The second source.
+    ///   - resultSelector: Builds a result from one element of each source; an error it throws
+    ///     terminates the sequence with that error.
+    /// - Returns: A sequence that completes as soon as no further tuple can be formed (a source has
+    ///   completed and all its elements were used), and fails, disposing every source, as soon as
+    ///   one of them fails. Elements a source sent beyond the others are buffered until matched.
+    /// - Note: The sources may emit on different threads, even concurrently; the result's events are
+    ///   serialized (never concurrent, never re-entrant) and arrive on the thread of one of the
+    ///   sources. `resultSelector` runs on that thread too, never concurrently with itself.
+    public static func zip<O1: ObservableConvertibleType, O2: ObservableConvertibleType>(
+        _ source1: O1, _ source2: O2,
+        resultSelector: @escaping (O1.Element, O2.Element) throws -> Element
+    ) -> Observable<Element> {
+        Zip2Observable(source1.asObservable(), source2.asObservable(), resultSelector: resultSelector)
+    }
+
+    /// Combines three sources element by element: the nth element of each, passed to
+    /// `resultSelector`, gives the nth element of the result.
+    ///
+    /// - Parameters:
+    ///   - source1: The first source.
+    ///   - source2: The second source.
+    ///   - source3: The third source.
+    ///   - resultSelector: Builds a result from one element of each source; an error it throws
+    ///     terminates the sequence with that error.
+    /// - Returns: A sequence that completes as soon as no further tuple can be formed, and fails,
+    ///   disposing every source, as soon as one of them fails.
+    /// - Note: The sources may emit concurrently; the result's events (and the calls to
+    ///   `resultSelector`) are serialized and arrive on the thread of one of the sources.
+    public static func zip<O1: ObservableConvertibleType, O2: ObservableConvertibleType, O3: ObservableConvertibleType>(
+        _ source1: O1, _ source2: O2, _ source3: O3,
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element
+    ) -> Observable<Element> {
+        Zip3Observable(
+            source1.asObservable(), source2.asObservable(), source3.asObservable(), resultSelector: resultSelector
+        )
+    }
+
+    /// Combines four sources element by element: the nth element of each, passed to
+    /// `resultSelector`, gives the nth element of the result.
+    ///
+    /// - Parameters:
+    ///   - source1: The first source.
+    ///   - source2: The second source.
+    ///   - source3: The third source.
+    ///   - source4: The fourth source.
+    ///   - resultSelector: Builds a result from one element of each source; an error it throws
+    ///     terminates the sequence with that error.
+    /// - Returns: A sequence that completes as soon as no further tuple can be formed, and fails,
+    ///   disposing every source, as soon as one of them fails.
+    /// - Note: The sources may emit concurrently; the result's events (and the calls to
+    ///   `resultSelector`) are serialized and arrive on the thread of one of the sources.
+    public static func zip<
+        O1: ObservableConvertibleType, O2: ObservableConvertibleType,
+        O3: ObservableConvertibleType, O4: ObservableConvertibleType
+    >(
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element
+    ) -> Observable<Element> {
+        Zip4Observable(
+            source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(),
+            resultSelector: resultSelector
+        )
+    }
+}
+
+extension ObservableType where Element == Any {
+    /// Combines two sources element by element into tuples: `(first of each)`, `(second of each)`...
+    ///
+    /// - Parameters:
+    ///   - source1: The first source.
+    ///   - source2: The second source.
+    /// - Returns: See `zip(_:_:resultSelector:)`: completes as soon as no further tuple can be formed,
+    ///   fails (disposing every source) as soon as a source fails.
+    /// - Note: The sources may emit concurrently; the result's events are serialized and arrive on
+    ///   the thread of one of the sources.
+    public static func zip<O1: ObservableConvertibleType, O2: ObservableConvertibleType>(
+        _ source1: O1, _ source2: O2
+    ) -> Observable<(O1.Element, O2.Element)> {
+        Zip2Observable(source1.asObservable(), source2.asObservable()) { ($0, $1) }
+    }
+
+    /// Combines three sources element by element into tuples.
+    ///
+    /// - Parameters:
+    ///   - source1: The first source.
+    ///   - source2: The second source.
+    ///   - source3: The third source.
+    /// - Returns: A sequence that completes as soon as no further tuple can be formed, and fails,
+    ///   disposing every source, as soon as one of them fails.
+    /// - Note: The sources may emit concurrently; the result's events are serialized and arrive on
+    ///   the thread of one of the sources.
+    public static func zip<O1: ObservableConvertibleType, O2: ObservableConvertibleType, O3: ObservableConvertibleType>(
+        _ source1: O1, _ source2: O2, _ source3: O3
+    ) -> Observable<(O1.Element, O2.Element, O3.Element)> {
+        Zip3Observable(source1.asObservable(), source2.asObservable(), source3.asObservable()) { ($0, $1, $2) }
+    }
+
+    /// Combines four sources element by element into tuples.
+    ///
+    /// - Parameters:
+    ///   - source1: The first source.
+    ///   - source2: The second source.
+    ///   - source3: The third source.
+    ///   - source4: The fourth source.
+    /// - Returns: A sequence that completes as soon as no further tuple can be formed, and fails,
+    ///   disposing every source, as soon as one of them fails.
+    /// - Note: The sources may emit concurrently; the result's events are serialized and arrive on
+    ///   the thread of one of the sources.
+    public static func zip<
+        O1: ObservableConvertibleType, O2: ObservableConvertibleType,
+        O3: ObservableConvertibleType, O4: ObservableConvertibleType
+    >(
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4
+    ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element)> {
+        Zip4Observable(
+            source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable()
+        ) { ($0, $1, $2, $3) }
+    }
+}
+
+// @unchecked Sendable: immutable after init.
+final class Zip2Observable<E1, E2, Result>: Observable<Result>, @unchecked Sendable {
+    private let source1: Observable<E1>
+    private let source2: Observable<E2>
+    private let resultSelector: (E1, E2) throws -> Result
+
+    init(_ source1: Observable<E1>, _ source2: Observable<E2>, resultSelector: @escaping (E1, E2) throws -> Result) {
+        self.source1 = source1
+        self.source2 = source2
+        self.resultSelector = resultSelector
+    }
+
+    override func subscribe(_ observer: ObserverNode<Result>) -> Disposable {
+        let sink = Zip2Sink(resultSelector: resultSelector, downstream: observer)
+        sink.run(source1, source2)
+        return sink
+    }
+}
+
+// @unchecked Sendable: immutable after init.
+final class Zip3Observable<E1, E2, E3, Result>: Observable<Result>, @unchecked Sendable {
+    private let source1: Observable<E1>
+    private let source2: Observable<E2>
+    private let source3: Observable<E3>
+    private let resultSelector: (E1, E2, E3) throws -> Result
+
+    init(
+        _ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>,
+        resultSelector: @escaping (E1, E2, E3) throws -> Result
+    ) {
+        self.source1 = source1
+        self.source2 = source2
+        self.source3 = source3
+        self.resultSelector = resultSelector
+    }
+
+    override func subscribe(_ observer: ObserverNode<Result>) -> Disposable {
+        let sink = Zip3Sink(resultSelector: resultSelector, downstream: observer)
+        sink.run(source1, source2, source3)
+        return sink
+    }
+}
+
+// @unchecked Sendable: immutable after init.
+final class Zip4Observable<E1, E2, E3, E4, Result>: Observable<Result>, @unchecked Sendable {
+    private let source1: Observable<E1>
+    private let source2: Observable<E2>
+    private let source3: Observable<E3>
+    private let source4: Observable<E4>
+    private let resultSelector: (E1, E2, E3, E4) throws -> Result
+
+    init(
+        _ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>,
+        resultSelector: @escaping (E1, E2, E3, E4) throws -> Result
+    ) {
+        self.source1 = source1
+        self.source2 = source2
+        self.source3 = source3
+        self.source4 = source4
+        self.resultSelector = resultSelector
+    }
+
+    override func subscribe(_ observer: ObserverNode<Result>) -> Disposable {
+        let sink = Zip4Sink(resultSelector: resultSelector, downstream: observer)
+        sink.run(source1, source2, source3, source4)
+        return sink
+    }
+}

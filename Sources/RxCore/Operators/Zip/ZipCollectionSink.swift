@@ -1,0 +1,154 @@
+/// The state machine of `zip` over a collection; it works as `Zip2Sink` does, with one buffer and
+/// one completion flag per source.
+// @unchecked Sendable: the buffers and flags live in `state`; the rest is immutable.
+final class ZipCollectionSink<SourceElement, Result>: DrainingSink<Never, Result>, SourceObserverParent,
+    @unchecked Sendable {
+    private struct State {
+        var buffers: [FIFOBuffer<SourceElement>]
+        var isCompleted: [Bool]
+        /// How many buffers hold at least one element: a combination is ready when all do.
+        var nonEmptyCount = 0
+        var isStopped = false
+        var terminal: PendingTerminal?
+
+        /// Whether every buffer holds an element (false once disposed, when there are no buffers).
+        var hasCombination: Bool {
+            !buffers.isEmpty && nonEmptyCount == buffers.count
+        }
+    }
+
+    private let state: LockedState<State>
+    private let resultSelector: ([SourceElement]) throws -> Result
+
+    init(count: Int, resultSelector: @escaping ([SourceElement]) throws -> Result, downstream: ObserverNode<Result>) {
+        state = .make(State(
+            buffers: Array(repeating: FIFOBuffer(), count: count),
+            isCompleted: Array(repeating: false, count: count)
+        ))
+        self.resultSelector = resultSelector
+        super.init(downstream: downstream)
+    }
+
+    func run(_ sources: [Observable<SourceElement>]) {
+        let observers = sources.indices.map { index in
+            SourceObserver<SourceElement>(parent: self, index: index) { self.next($0, at: index) }
+        }
+        setUpstream(SubscriptionGroup(members: observers))
+        for (observer, source) in zip(observers, sources) {
+            observer.subscribe(to: source, unless: isStoppedOrDisposed)
+        }
+    }
+
+    private func next(_ element: SourceElement, at index: Int) {
+        var values: [SourceElement] = []
+        let claimed = state.withLock { state -> Bool in
+            guard !state.isStopped else { return false }
+            if state.buffers[index].isEmpty {
+                state.nonEmptyCount += 1
+            }
+            state.buffers[index].append(element)
+            guard state.hasCombination,
+                  pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0
+            else { return false }
+            values = take(&state)
+            return true
+        }
+        if claimed, deliver(values) {
+            releaseEmission()
+        }
+    }
+
+    /// Under the lock: removes the next combination, deciding and signalling completion if that
+    /// exhausts a completed source.
+    private func take(_ state: inout State) -> [SourceElement] {
+        var values: [SourceElement] = []
+        values.reserveCapacity(state.buffers.count)
+        var exhausted = false
+        for index in state.buffers.indices {
+            values.append(state.buffers[index].removeFirst())
+            if state.buffers[index].isEmpty {
+                state.nonEmptyCount -= 1
+                exhausted = exhausted || state.isCompleted[index]
+            }
+        }
+        if exhausted && !state.isStopped {
+            state.isStopped = true
+            state.terminal = .completed
+            pendingSignals.add(1, ordering: .acquiringAndReleasing)
+        }
+        return values
+    }
+
+    /// Sends the selector's result; false if the selector threw and the sequence ended.
+    private func deliver(_ values: [SourceElement]) -> Bool {
+        let result: Result
+        do {
+            result = try resultSelector(values)
+        } catch {
+            forwardError(error)
+            return false
+        }
+        forwardNext(result)
+        return true
+    }
+
+    override func drainOne() -> DrainStep {
+        var terminal: PendingTerminal?
+        var values: [SourceElement] = []
+        let tookValues = state.withLock { state -> Bool in
+            if state.hasCombination {
+                values = take(&state)
+                return true
+            }
+            defer { state.terminal = nil }
+            terminal = state.terminal
+            return false
+        }
+        if tookValues {
+            return deliver(values) ? .delivered : .finished
+        }
+        if let terminal {
+            deliver(terminal)
+            return .finished
+        }
+        return .idle
+    }
+
+    func sourceCompleted(_ index: Int) {
+        let ended = state.withLock { state -> Bool in
+            guard !state.isStopped else { return false }
+            state.isCompleted[index] = true
+            guard state.buffers[index].isEmpty else { return false }
+            state.isStopped = true
+            state.terminal = .completed
+            return true
+        }
+        if ended {
+            signal()
+        }
+    }
+
+    func sourceFailed(_ error: Error) {
+        let ended = state.withLock { state -> Bool in
+            guard !state.isStopped else { return false }
+            state.isStopped = true
+            state.terminal = .error(error)
+            return true
+        }
+        if ended {
+            signal()
+        }
+    }
+
+    override func didDispose() {
+        // The buffered elements are released after unlocking.
+        _ = state.withLock { state -> [FIFOBuffer<SourceElement>] in
+            state.isStopped = true
+            state.terminal = nil
+            state.nonEmptyCount = 0
+            defer { state.buffers = [] }
+            return state.buffers
+        }
+        super.didDispose()
+    }
+}

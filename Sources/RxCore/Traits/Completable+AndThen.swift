@@ -1,0 +1,100 @@
+extension Completable {
+    /// Runs `second` after this `Completable` completes; an error skips it.
+    ///
+    /// - Parameter second: Subscribed only once this one completed.
+    /// - Returns: A `Single` with `second`'s element, or the first error.
+    /// - Note: `second` is subscribed on the thread this `Completable` completes on.
+    public func andThen<Element>(_ second: Single<Element>) -> Single<Element> {
+        Single(unchecked: AndThenObservable(first: source, second: second.asObservable()))
+    }
+
+    /// Runs `second` after this `Completable` completes; an error skips it.
+    ///
+    /// - Parameter second: Subscribed only once this one completed.
+    /// - Returns: A `Completable` that completes when `second` does, or fails with the first error.
+    /// - Note: `second` is subscribed on the thread this `Completable` completes on.
+    public func andThen(_ second: Completable) -> Completable {
+        Completable(unchecked: AndThenObservable(first: source, second: second.asObservable()))
+    }
+
+    /// Runs `second` after this `Completable` completes; an error skips it.
+    ///
+    /// - Parameter second: Subscribed only once this one completed.
+    /// - Returns: `second`'s events, or the first error.
+    /// - Note: `second` is subscribed on the thread this `Completable` completes on.
+    public func andThen<Element>(_ second: Observable<Element>) -> Observable<Element> {
+        AndThenObservable(first: source, second: second)
+    }
+}
+
+// @unchecked Sendable: immutable after init.
+final class AndThenObservable<Element>: Observable<Element>, @unchecked Sendable {
+    private let first: Observable<Never>
+    private let second: Observable<Element>
+
+    init(first: Observable<Never>, second: Observable<Element>) {
+        self.first = first
+        self.second = second
+    }
+
+    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+        let firstSubscription = SingleAssignmentDisposable()
+        let secondSubscription = SingleAssignmentDisposable()
+        let sink = AndThenSink(second: second, secondSubscription: secondSubscription, downstream: observer)
+        sink.setUpstream(Disposables.create(firstSubscription, secondSubscription))
+        firstSubscription.setDisposable(first.subscribe(sink))
+        return sink
+    }
+}
+
+/// Observes the first sequence; on its completion subscribes the second, whose events it forwards.
+// @unchecked Sendable: immutable after init; the lifecycle word of Sink orders events and dispose.
+final class AndThenSink<Element>: Sink<Never, Element>, @unchecked Sendable {
+    private let second: Observable<Element>
+    private let secondSubscription: SingleAssignmentDisposable
+
+    init(
+        second: Observable<Element>,
+        secondSubscription: SingleAssignmentDisposable,
+        downstream: ObserverNode<Element>
+    ) {
+        self.second = second
+        self.secondSubscription = secondSubscription
+        super.init(downstream: downstream)
+    }
+
+    override func onError(_ error: Error) {
+        forwardError(error)
+    }
+
+    override func onCompleted() {
+        guard !isStoppedOrDisposed else { return }
+        secondSubscription.setDisposable(second.subscribe(AndThenSecondObserver(sink: self)))
+    }
+
+    fileprivate func secondNext(_ element: Element) {
+        forwardNext(element)
+    }
+
+    fileprivate func secondError(_ error: Error) {
+        forwardError(error)
+    }
+
+    fileprivate func secondCompleted() {
+        forwardCompleted()
+    }
+}
+
+/// Forwards the second sequence's events to the sink.
+// @unchecked Sendable: immutable; events arrive serialized per the grammar.
+private final class AndThenSecondObserver<Element>: ObserverNode<Element>, @unchecked Sendable {
+    private let sink: AndThenSink<Element>
+
+    init(sink: AndThenSink<Element>) {
+        self.sink = sink
+    }
+
+    override func onNext(_ element: Element) { sink.secondNext(element) }
+    override func onError(_ error: Error) { sink.secondError(error) }
+    override func onCompleted() { sink.secondCompleted() }
+}

@@ -1,0 +1,99 @@
+import Dispatch
+import Foundation
+import RxCore
+import RxTesting
+import XCTest
+
+final class ConcatTests: RxTestCase {
+    func testSubscribesEachSourceAfterThePreviousCompletedAndCompletesAfterTheLast() {
+        let sources = (0..<3).map { _ in ThreadSafeSource<Int>() }
+        let recorder = GrammarRecorder<Int>()
+        let subscription = recorder.subscribe(
+            Observable.concat(sources[0].observable, sources[1].observable, sources[2].observable)
+        )
+        XCTAssertEqual(sources.map(\.subscriptions), [1, 0, 0])
+        sources[0].onNext(1)
+        sources[0].onCompleted()
+        XCTAssertEqual(sources.map(\.subscriptions), [1, 1, 0])
+        sources[1].onCompleted()
+        sources[2].onNext(3)
+        XCTAssertFalse(recorder.isCompleted)
+        sources[2].onCompleted()
+        XCTAssertEqual(recorder.elements, [1, 3])
+        XCTAssertTrue(recorder.isCompleted)
+        XCTAssertEqual(sources.map(\.disposals), [1, 1, 1])
+        recorder.assertGrammar()
+        subscription.dispose()
+    }
+
+    func testAnErrorStopsAndLaterSourcesAreNeverSubscribed() {
+        let sources = (0..<3).map { _ in ThreadSafeSource<Int>() }
+        let recorder = GrammarRecorder<Int>()
+        let subscription = recorder.subscribe(Observable.concat(sources.map(\.observable)))
+        sources[0].onCompleted()
+        sources[1].onError(TestError.boom)
+        XCTAssertEqual(recorder.error as? TestError, .boom)
+        XCTAssertEqual(sources.map(\.subscriptions), [1, 1, 0])
+        recorder.assertGrammar()
+        subscription.dispose()
+    }
+
+    func testDisposeDisposesTheRunningSourceAndSubscribesNoMore() {
+        let sources = (0..<2).map { _ in ThreadSafeSource<Int>() }
+        var received: [Int] = []
+        let subscription = Observable.concat(sources.map(\.observable)).subscribe(onNext: { received.append($0) })
+        sources[0].onNext(1)
+        subscription.dispose()
+        sources[0].onNext(2)
+        sources[0].onCompleted()
+        XCTAssertEqual(received, [1])
+        XCTAssertEqual(sources.map(\.subscriptions), [1, 0])
+        XCTAssertEqual(sources[0].disposals, 1)
+    }
+
+    func testInstanceFormEmptyListAndAnyCollection() {
+        var events: [String] = []
+        _ = Observable.just(1).concat(Observable.just(2)).subscribe(
+            onNext: { events.append("\($0)") }, onCompleted: { events.append("completed") }
+        )
+        _ = Observable<Int>.concat([]).subscribe(onCompleted: { events.append("empty") })
+        let slice: ArraySlice<Observable<Int>> = [Observable.just(7), Observable.just(8)][1...]
+        _ = Observable.concat(slice).subscribe(onNext: { events.append("\($0)") })
+        XCTAssertEqual(events, ["1", "2", "completed", "empty", "8"])
+    }
+
+    func testAHundredThousandSynchronousSourcesDoNotGrowTheStack() {
+        let count = 100_000
+        var sum = 0
+        var completed = false
+        let subscription = Observable.concat((0..<count).map { Observable.just($0) })
+            .subscribe(onNext: { sum += $0 }, onCompleted: { completed = true })
+        XCTAssertEqual(sum, (0..<count).reduce(0, +))
+        XCTAssertTrue(completed)
+        subscription.dispose()
+    }
+
+    func testSourcesCompletingOnOtherThreadsKeepTheOrderAndCompleteOnce() {
+        let queue = DispatchQueue(label: "concat-sources", attributes: .concurrent)
+        for _ in 0..<20 {
+            let sources = (0..<200).map { value in
+                Observable<Int>.create { observer in
+                    queue.async {
+                        observer.onNext(value)
+                        observer.onCompleted()
+                    }
+                    return Disposables.create()
+                }
+            }
+            let recorder = GrammarRecorder<Int>()
+            let subscription = recorder.subscribe(Observable.concat(sources))
+            let deadline = Date().addingTimeInterval(5)
+            while recorder.terminalCount == 0 && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.001)
+            }
+            XCTAssertEqual(recorder.elements, Array(0..<200))
+            recorder.assertGrammar()
+            subscription.dispose()
+        }
+    }
+}

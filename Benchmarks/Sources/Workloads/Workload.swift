@@ -62,4 +62,6 @@ public struct Workload: Sendable {
 }
 
 /// Every workload, in the order the benchmarks run.
-public let allWorkloads: [Workload] = pushWorkloads + churnWorkloads + singleWorkloads
+public let allWorkloads: [Workload] =
+    pushWorkloads + pushCreateWorkloads + churnWorkloads + singleWorkloads + zipWorkloads + mergeWorkloads
+    + flatMapWorkloads + memoryWorkloads

@@ -61,7 +61,8 @@ def main():
     print("| workload | events | " + " | ".join(IMPLEMENTATIONS)
           + " | ratio wall | ratio CPU | goal | mallocs/event RxCore · OpenCombine |")
     print("|---|--:|" + "--:|" * len(IMPLEMENTATIONS) + "--:|--:|--:|--:|")
-    for workload, row in results.items():
+    order = ["push", "pushCreate", "churn", "zip", "single", "flatMap", "merge"]
+    for workload, row in sorted(results.items(), key=lambda item: order.index(item[0]) if item[0] in order else 99):
         events = row["events"]
         if workload == "memory":
             continue
@@ -77,7 +78,7 @@ def main():
             count = row.get(implementation, {}).get("mallocs")
             mallocs.append("–" if count is None else f"{count / events:.2f}" + (f" ({count:.0f} in all)" if 0 < count < events else ""))
         print(f"| {workload} | {events:,} | " + " | ".join(cells)
-              + f" | {fmt(wall_ratio, 2)} | {fmt(cpu_ratio, 2)}{verdict} | ≤ {goal if goal else '–'} | "
+              + f" | {fmt(wall_ratio, 2)} | {fmt(cpu_ratio, 2)}{verdict} | {'≤ ' + str(goal) if goal else '–'} | "
               + " · ".join(mallocs) + " |")
     memory = results.get("memory")
     if memory:

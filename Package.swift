@@ -35,6 +35,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        .executableTarget(
+            name: "RxNetworkKitSoak",
+            dependencies: ["RxNetworkKit", "RxTesting"],
+            path: "Examples/RxNetworkKitSoak",
+            swiftSettings: strictSettings
+        ),
+
         .testTarget(name: "RxCoreTests", dependencies: ["RxCore", "RxTesting"], swiftSettings: strictSettings),
         .testTarget(
             name: "RxReachabilityTests",

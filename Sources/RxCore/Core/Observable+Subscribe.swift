@@ -14,11 +14,8 @@ extension ObservableType {
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        let subscriber = ClosureSubscriber(
-            onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed
-        )
-        subscriber.setUpstream(asObservable().subscribe(subscriber))
-        return subscriber
+        ClosureSubscriber(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
+            .subscribe(to: asObservable())
     }
 
     /// Subscribes with one closure that receives every event.
@@ -33,21 +30,16 @@ extension ObservableType {
 
 /// The terminal observer behind `subscribe(onNext:onError:onCompleted:onDisposed:)`.
 ///
-/// It is also the disposable handed to the user, so one object serves a whole subscription's tail.
-/// The handlers are dropped on dispose (which follows every terminal event), as RxSwift does: a
-/// finished or disposed subscription kept in a bag must not keep alive what its closures capture
-/// (`subscribe(onNext: { self... }).disposed(by: bag)` would otherwise be a cycle through the bag).
-// @unchecked Sendable: the handlers live in one LockedState; the lifecycle word orders terminal
-// events and dispose.
-final class ClosureSubscriber<Element>: SubscriptionNode<Element>, @unchecked Sendable {
-    private struct Handlers {
-        let onNext: ((Element) -> Void)?
-        let onError: ((Error) -> Void)?
-        let onCompleted: (() -> Void)?
-        let onDisposed: (() -> Void)?
-    }
-
-    private let handlers: LockedState<Handlers?>
+/// Its handlers are constants, so an event costs one atomic load and the call; the user holds a
+/// `SubscriptionHandle`, which lets go of this subscriber (and so of the closures) when the
+/// subscription ends.
+// @unchecked Sendable: the handlers are immutable; the lifecycle word orders terminal events and
+// dispose.
+final class ClosureSubscriber<Element>: HandledSubscriber<Element>, @unchecked Sendable {
+    private let nextHandler: ((Element) -> Void)?
+    private let errorHandler: ((Error) -> Void)?
+    private let completedHandler: (() -> Void)?
+    private let disposedHandler: (() -> Void)?
 
     init(
         onNext: ((Element) -> Void)?,
@@ -55,36 +47,35 @@ final class ClosureSubscriber<Element>: SubscriptionNode<Element>, @unchecked Se
         onCompleted: (() -> Void)?,
         onDisposed: (() -> Void)?
     ) {
-        handlers = .make(Handlers(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed))
+        nextHandler = onNext
+        errorHandler = onError
+        completedHandler = onCompleted
+        disposedHandler = onDisposed
         super.init()
     }
 
     override func onNext(_ element: Element) {
-        if !isStoppedOrDisposed, let handler = handlers.withLock({ $0?.onNext }) {
-            handler(element)
+        if !isStoppedOrDisposed {
+            nextHandler?(element)
         }
     }
 
     override func onError(_ error: Error) {
         if claimTerminal() {
-            handlers.withLock { $0?.onError }?(error)
+            errorHandler?(error)
             dispose()
         }
     }
 
     override func onCompleted() {
         if claimTerminal() {
-            handlers.withLock { $0?.onCompleted }?()
+            completedHandler?()
             dispose()
         }
     }
 
     override func didDispose() {
-        // Taken out under the lock, released (and `onDisposed` called) after it.
-        let taken = handlers.withLock { handlers -> Handlers? in
-            defer { handlers = nil }
-            return handlers
-        }
-        taken?.onDisposed?()
+        disposedHandler?()
+        super.didDispose()
     }
 }

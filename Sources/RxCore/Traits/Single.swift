@@ -60,11 +60,8 @@ public struct Single<Element>: ObservableConvertibleType, Sendable {
         onFailure: ((Error) -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        let subscriber = SingleSubscriber<Element>(
-            onSuccess: onSuccess, onFailure: onFailure, onDisposed: onDisposed
-        )
-        subscriber.setUpstream(source.subscribe(subscriber))
-        return subscriber
+        SingleSubscriber<Element>(onSuccess: onSuccess, onFailure: onFailure, onDisposed: onDisposed)
+            .subscribe(to: source)
     }
 
     /// Subscribes with one closure that receives the result.
@@ -74,51 +71,44 @@ public struct Single<Element>: ObservableConvertibleType, Sendable {
 }
 
 /// The terminal observer of a `Single`: success on the first element, failure on an error, and
-/// `RxError.noElements` if the source completes empty. Its handlers are dropped on dispose (which
-/// follows the one event), so a finished subscription kept in a bag holds nothing its closures capture.
-// @unchecked Sendable: the handlers live in one LockedState; the lifecycle word orders the one
-// event and dispose.
-final class SingleSubscriber<Element>: SubscriptionNode<Element>, @unchecked Sendable {
-    private struct Handlers {
-        let onSuccess: ((Element) -> Void)?
-        let onFailure: ((Error) -> Void)?
-        let onDisposed: (() -> Void)?
-    }
-
-    private let handlers: LockedState<Handlers?>
+/// `RxError.noElements` if the source completes empty. Handlers are constants (no lock per event);
+/// the user's `SubscriptionHandle` lets go of them when the subscription ends.
+// @unchecked Sendable: the handlers are immutable; the lifecycle word orders the one event and dispose.
+final class SingleSubscriber<Element>: HandledSubscriber<Element>, @unchecked Sendable {
+    private let successHandler: ((Element) -> Void)?
+    private let failureHandler: ((Error) -> Void)?
+    private let disposedHandler: (() -> Void)?
 
     init(onSuccess: ((Element) -> Void)?, onFailure: ((Error) -> Void)?, onDisposed: (() -> Void)?) {
-        handlers = .make(Handlers(onSuccess: onSuccess, onFailure: onFailure, onDisposed: onDisposed))
+        successHandler = onSuccess
+        failureHandler = onFailure
+        disposedHandler = onDisposed
         super.init()
     }
 
     override func onNext(_ element: Element) {
         if claimTerminal() {
-            handlers.withLock { $0?.onSuccess }?(element)
+            successHandler?(element)
             dispose()
         }
     }
 
     override func onError(_ error: Error) {
         if claimTerminal() {
-            handlers.withLock { $0?.onFailure }?(error)
+            failureHandler?(error)
             dispose()
         }
     }
 
     override func onCompleted() {
         if claimTerminal() {
-            handlers.withLock { $0?.onFailure }?(RxError.noElements)
+            failureHandler?(RxError.noElements)
             dispose()
         }
     }
 
     override func didDispose() {
-        // Taken out under the lock, released (and `onDisposed` called) after it.
-        let taken = handlers.withLock { handlers -> Handlers? in
-            defer { handlers = nil }
-            return handlers
-        }
-        taken?.onDisposed?()
+        disposedHandler?()
+        super.didDispose()
     }
 }

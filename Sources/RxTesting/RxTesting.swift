@@ -1,4 +1,0 @@
-import RxCore
-
-/// Namespace of the testing helpers.
-public enum RxTestingModule {}

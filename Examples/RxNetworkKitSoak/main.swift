@@ -166,9 +166,10 @@ while Date().timeIntervalSince(start) < options.duration {
     }
     if samples.count % 60 == 0 {
         let s = ledger.snapshot
-        print(String(format: "  t=%4.0fs rss=%6d KiB fds=%3d requests=%d ok=%d failed=%d",
+        // Live RxCore objects (debug builds count them): flat means the growth is not ours.
+        print(String(format: "  t=%4.0fs rss=%6d KiB fds=%3d requests=%d ok=%d failed=%d rx-resources=%d",
                      elapsed, samples.last?.rss ?? -1, samples.last?.fds ?? -1,
-                     s.started, s.succeeded, s.failures.values.reduce(0, +) + s.other))
+                     s.started, s.succeeded, s.failures.values.reduce(0, +) + s.other, Resources.total))
         // Progress must show when the output goes to a file, which is block-buffered.
         fflush(nil)
     }

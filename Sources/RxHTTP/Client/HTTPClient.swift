@@ -47,6 +47,9 @@ public final class HTTPClient: Sendable {
 
     let baseURLError: HTTPClientError?
     let callbackQueue: DispatchQueue
+    /// Whether the transport calls its completions on `callbackQueue` already (the default
+    /// transport on the client's own queue), so a call processes the response without a hop.
+    let transportCallsBackOnCallbackQueue: Bool
     private let state = LockedState<State>.make(State())
 
     /// Creates a client.
@@ -116,8 +119,21 @@ public final class HTTPClient: Sendable {
         }
         self.configuration = configuration
         self.plugins = plugins
-        self.transport = transport ?? URLSessionTransport(timeout: configuration.timeout)
-        self.callbackQueue = configuration.callbackQueue ?? DispatchQueue(label: "RxHTTP.HTTPClient.callbacks")
+        let callbackQueue = configuration.callbackQueue ?? DispatchQueue(label: "RxHTTP.HTTPClient.callbacks")
+        self.callbackQueue = callbackQueue
+        if let transport {
+            self.transport = transport
+            transportCallsBackOnCallbackQueue = false
+        } else {
+            // The client's own queue (never a user's queue, which may be the main queue) also
+            // runs the default transport's delegate and time-outs: completions need no hop.
+            let ownsQueue = configuration.callbackQueue == nil
+            self.transport = URLSessionTransport(
+                configuration: URLSessionTransport.daemonConfiguration(timeout: configuration.timeout),
+                callbackQueue: ownsQueue ? callbackQueue : nil
+            )
+            transportCallsBackOnCallbackQueue = ownsQueue
+        }
         self.reachability = baseURL.flatMap {
             Reachability(
                 url: $0,

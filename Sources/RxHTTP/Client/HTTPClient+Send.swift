@@ -43,10 +43,14 @@ extension HTTPClient {
 
     /// The URLRequest for `parts`: URL, method, merged headers, body, time-out.
     func buildURLRequest(_ parts: RequestParts) throws(HTTPClientError) -> URLRequest {
-        guard let base = parts.baseURL ?? baseURL else {
+        let url: URL
+        if let base = parts.baseURL {
+            url = try URLBuilder.url(base: base, path: parts.path, parameters: parts.query)
+        } else if let base = parsedBaseURL {
+            url = try URLBuilder.url(base: base, path: parts.path, parameters: parts.query)
+        } else {
             throw baseURLError ?? HTTPClientError(.invalidRequest, message: "no base URL")
         }
-        let url = try URLBuilder.url(base: base, path: parts.path, parameters: parts.query)
         guard HeaderValidation.isValidToken(parts.method.rawValue) else {
             throw HTTPClientError(
                 .invalidRequest, message: "method \(HeaderValidation.escaped(parts.method.rawValue)) is not a valid HTTP token", url: url

@@ -46,6 +46,8 @@ public final class HTTPClient: Sendable {
     public let reachability: Reachability?
 
     let baseURLError: HTTPClientError?
+    /// `baseURL` taken apart once, or nil when it is nil or cannot be parsed (`baseURLError`).
+    let parsedBaseURL: URLBuilder.Base?
     let callbackQueue: DispatchQueue
     /// Whether the transport calls its completions on `callbackQueue` already (the default
     /// transport on the client's own queue), so a call processes the response without a hop.
@@ -112,9 +114,16 @@ public final class HTTPClient: Sendable {
         switch base {
         case .success(let url):
             baseURL = url
-            baseURLError = nil
+            do throws(HTTPClientError) {
+                parsedBaseURL = try URLBuilder.Base(url)
+                baseURLError = nil
+            } catch {
+                parsedBaseURL = nil
+                baseURLError = error
+            }
         case .failure(let error):
             baseURL = nil
+            parsedBaseURL = nil
             baseURLError = error
         }
         self.configuration = configuration

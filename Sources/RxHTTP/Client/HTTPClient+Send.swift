@@ -80,9 +80,14 @@ extension HTTPClient {
         try HeaderValidation.validate(headers, url: url)
         let timeout = parts.timeout ?? configuration.timeout
         var request = URLRequest(url: url, timeoutInterval: timeout > 0 ? timeout : configuration.timeout)
-        request.httpMethod = parts.method.rawValue
+        // URLRequest setters copy the request on Linux: only the ones that change something.
+        if parts.method != .get {
+            request.httpMethod = parts.method.rawValue
+        }
         request.allHTTPHeaderFields = headers
-        request.httpBody = bodyData
+        if let bodyData {
+            request.httpBody = bodyData
+        }
         return request
     }
 }

@@ -90,8 +90,12 @@ public final class URLSessionTransport: HTTPTransport {
         _ request: URLRequest,
         completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
     ) -> Disposable {
+        let idle = Self.idleTimeout(request.timeoutInterval)
         var sent = request
-        sent.timeoutInterval = Self.idleTimeout(request.timeoutInterval)
+        if sent.timeoutInterval != idle {
+            // Only when it differs: a URLRequest setter copies the whole request on Linux.
+            sent.timeoutInterval = idle
+        }
         let task = session.dataTask(with: sent)
         let exchange = URLSessionExchange(task: task, deadlines: deadlines, timeout: request.timeoutInterval, completion: completion)
         delegate.register(exchange, for: task.taskIdentifier)

@@ -22,8 +22,9 @@ import RxReachability
 ///
 /// - Note: Thread-safe: use one client from any thread. Completions, decoding and the plugins'
 ///   `didReceive`/`process` run on `configuration.callbackQueue` (by default a serial
-///   background queue of the client, never the main queue). A suspended client keeps its held
-///   requests, and itself, alive until they are resumed or cancelled.
+///   background queue of the client, never the main queue; the default transport then also
+///   receives on it, so a slow completion delays the client's other responses). A suspended
+///   client keeps its held requests, and itself, alive until they are resumed or cancelled.
 public final class HTTPClient: Sendable {
     private struct State {
         var isSuspended = false

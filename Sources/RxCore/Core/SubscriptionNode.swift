@@ -21,7 +21,11 @@ class SubscriptionNode<Input>: ObserverNode<Input>, Cancelable, @unchecked Senda
     @usableFromInline
     let lifecycle = Atomic<Int>(0)
 
-    // Guarded by the protocol above, not by a lock.
+    // Guarded by the protocol above, not by a lock: written by `setUpstream` before `upstreamSet` is
+    // published, read and cleared only by whoever wins the `disposed` bit (or by `setUpstream` when
+    // it saw `disposed` first). The lifecycle word orders every access, so the dynamic exclusivity
+    // check would only cost time.
+    @exclusivity(unchecked)
     private nonisolated(unsafe) var upstream: Disposable?
 
     @usableFromInline

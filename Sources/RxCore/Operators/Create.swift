@@ -6,15 +6,18 @@ extension Observable {
     /// - Returns: A cold sequence.
     /// - Note: `subscribe` runs on the subscribing thread; events go out on whichever thread the
     ///   function sends them, which must not send concurrently.
+    @inlinable
     public static func create(_ subscribe: @escaping (AnyObserver<Element>) -> Disposable) -> Observable<Element> {
         AnonymousObservable(subscribe)
     }
 }
 
 // @unchecked Sendable: immutable after init.
+@usableFromInline
 final class AnonymousObservable<Element>: Observable<Element>, @unchecked Sendable {
     private let subscribeHandler: (AnyObserver<Element>) -> Disposable
 
+    @usableFromInline
     init(_ subscribeHandler: @escaping (AnyObserver<Element>) -> Disposable) {
         self.subscribeHandler = subscribeHandler
     }

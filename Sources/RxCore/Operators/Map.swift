@@ -2,16 +2,19 @@ extension ObservableType {
     /// Transforms each element; an error thrown by `transform` terminates the sequence with it.
     ///
     /// - Note: `transform` runs on the thread the element arrives on.
+    @inlinable
     public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
         MapObservable(source: asObservable(), transform: transform)
     }
 }
 
 // @unchecked Sendable: immutable after init.
+@usableFromInline
 final class MapObservable<Source, Result>: Observable<Result>, @unchecked Sendable {
     private let source: Observable<Source>
     private let transform: (Source) throws -> Result
 
+    @usableFromInline
     init(source: Observable<Source>, transform: @escaping (Source) throws -> Result) {
         self.source = source
         self.transform = transform

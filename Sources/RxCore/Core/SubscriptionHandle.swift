@@ -20,6 +20,7 @@ final class SubscriptionHandle<Element>: Cancelable, @unchecked Sendable {
     init() {}
 
     /// Takes ownership of `subscriber` until `dispose()` or `release()`.
+    @usableFromInline
     func attach(_ subscriber: HandledSubscriber<Element>) {
         self.subscriber.store(Unmanaged.passRetained(subscriber).toOpaque(), ordering: .releasing)
     }
@@ -65,8 +66,9 @@ class HandledSubscriber<Element>: SubscriptionNode<Element>, @unchecked Sendable
         super.init()
     }
 
-    /// Subscribes to `source` and returns the handle to give the user.
-    @usableFromInline
+    /// Subscribes to `source` and returns the handle to give the user. Inlinable so that wrapping
+    /// the handle in the returned existential uses the client's cached metadata, not a lookup.
+    @inlinable
     final func subscribe(to source: Observable<Element>) -> Disposable {
         handle.attach(self)
         setUpstream(source.subscribe(self))

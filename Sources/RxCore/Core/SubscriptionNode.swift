@@ -134,3 +134,14 @@ class Sink<Input, Output>: SubscriptionNode<Input>, @unchecked Sendable {
         }
     }
 }
+
+/// Boxes `node` as a `Disposable` whose type is `type`, a metatype the caller already holds (a
+/// constant resolved in specialized code). Boxing a node under its static generic type would look
+/// that type's metadata up in the runtime on every subscription, in unspecialized code.
+@inlinable @inline(__always)
+func disposable(_ node: AnyObject, ofType type: any (AnyObject & Disposable).Type) -> Disposable {
+    func box<Node: AnyObject & Disposable>(_: Node.Type) -> Disposable {
+        unsafeDowncast(node, to: Node.self)
+    }
+    return box(type)
+}

@@ -34,9 +34,9 @@ extension ObservableType {
 /// Its handlers are constants, so an event costs one atomic load and the call; the user holds a
 /// `SubscriptionHandle`, which lets go of this subscriber (and so of the closures) when the
 /// subscription ends.
+@usableFromInline
 // @unchecked Sendable: the handlers are immutable; the lifecycle word orders terminal events and
 // dispose.
-@usableFromInline
 final class ClosureSubscriber<Element>: HandledSubscriber<Element>, @unchecked Sendable {
     @usableFromInline
     let nextHandler: ((Element) -> Void)?

@@ -3,9 +3,9 @@
 /// Upstream calls `onNext`/`onError`/`onCompleted` through the vtable, so the hot path never builds
 /// an `Event` value (whose generic metadata lookup dominated RxSwift's push profile) and never goes
 /// through an existential. Subclasses override all three; the base implementations drop the event.
+@usableFromInline
 // @unchecked Sendable: subclasses keep mutable state in atomics or a LockedState, and events reach
 // a node serialized, as the Rx grammar requires of every sender.
-@usableFromInline
 class ObserverNode<Element>: @unchecked Sendable {
     @usableFromInline
     init() {}

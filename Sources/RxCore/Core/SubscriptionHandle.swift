@@ -9,8 +9,8 @@ import Synchronization
 ///
 /// A subscription ends by dispose or by a terminal event, as in RxSwift: dropping the handle of a
 /// live subscription neither disposes nor frees it.
-// @unchecked Sendable: the only state is one atomic word that owns a retained subscriber.
 @usableFromInline
+// @unchecked Sendable: the only state is one atomic word that owns a retained subscriber.
 final class SubscriptionHandle<Element>: Cancelable, @unchecked Sendable {
     // The retained subscriber as a raw pointer (`Unmanaged.toOpaque`): an atomic of a concrete
     // type, so that unspecialized code needs no generic metadata for `Unmanaged<HandledSubscriber<Element>>`.
@@ -52,8 +52,8 @@ final class SubscriptionHandle<Element>: Cancelable, @unchecked Sendable {
 
 /// A terminal subscriber paired with a `SubscriptionHandle`; the pair hold each other until the
 /// subscription ends, when the handle lets go.
-// @unchecked Sendable: `handle` is immutable; the lifecycle word orders events and dispose.
 @usableFromInline
+// @unchecked Sendable: `handle` is immutable; the lifecycle word orders events and dispose.
 class HandledSubscriber<Element>: SubscriptionNode<Element>, @unchecked Sendable {
     // Created here, in an inlinable init, so that a client specializing the subscriber also
     // instantiates the handle's metadata once, not by a lookup per subscription.

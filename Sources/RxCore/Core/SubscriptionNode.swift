@@ -10,9 +10,9 @@ import Synchronization
 /// Upstream may emit, even terminate, before `subscribe` returns its disposable; and `dispose()` may
 /// race `setUpstream` from another thread. Whichever of the two comes second disposes the upstream,
 /// so it is disposed exactly once and never leaks.
+@usableFromInline
 // @unchecked Sendable (inherited): `upstream` is written once before `upstreamSet` is published and
 // read only by the single winner of the `disposed` bit, after an acquiring read of that flag.
-@usableFromInline
 class SubscriptionNode<Input>: ObserverNode<Input>, Cancelable, @unchecked Sendable {
     @usableFromInline static var upstreamSetFlag: Int { 1 }
     @usableFromInline static var stoppedFlag: Int { 2 }
@@ -96,8 +96,8 @@ class SubscriptionNode<Input>: ObserverNode<Input>, Cancelable, @unchecked Senda
 /// `forwardNext` drops events after dispose; `forwardError`/`forwardCompleted` let exactly one
 /// terminal event through and then dispose, which releases upstream and breaks the reference cycle
 /// between this sink and its downstream.
-// @unchecked Sendable: `downstream` is immutable; the lifecycle word is atomic.
 @usableFromInline
+// @unchecked Sendable: `downstream` is immutable; the lifecycle word is atomic.
 class Sink<Input, Output>: SubscriptionNode<Input>, @unchecked Sendable {
     @usableFromInline
     let downstream: ObserverNode<Output>

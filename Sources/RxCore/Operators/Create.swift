@@ -12,8 +12,8 @@ extension Observable {
     }
 }
 
-// @unchecked Sendable: immutable after init.
 @usableFromInline
+// @unchecked Sendable: immutable after init.
 final class AnonymousObservable<Element>: Observable<Element>, @unchecked Sendable {
     @usableFromInline
     let subscribeHandler: (AnyObserver<Element>) -> Disposable
@@ -40,8 +40,8 @@ final class AnonymousObservable<Element>: Observable<Element>, @unchecked Sendab
 }
 
 /// Forwards events unchanged while enforcing the grammar: nothing after a terminal event or dispose.
-// @unchecked Sendable: no state beyond the atomic lifecycle word of Sink.
 @usableFromInline
+// @unchecked Sendable: no state beyond the atomic lifecycle word of Sink.
 final class PassThroughSink<Element>: Sink<Element, Element>, @unchecked Sendable {
     override func onNext(_ element: Element) {
         forwardNext(element)

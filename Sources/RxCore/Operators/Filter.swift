@@ -8,8 +8,8 @@ extension ObservableType {
     }
 }
 
-// @unchecked Sendable: immutable after init.
 @usableFromInline
+// @unchecked Sendable: immutable after init.
 final class FilterObservable<Element>: Observable<Element>, @unchecked Sendable {
     private let source: Observable<Element>
     private let predicate: (Element) throws -> Bool

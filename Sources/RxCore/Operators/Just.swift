@@ -21,8 +21,8 @@ extension Observable {
     }
 }
 
-// @unchecked Sendable: immutable after init.
 @usableFromInline
+// @unchecked Sendable: immutable after init.
 final class JustObservable<Element>: Observable<Element>, @unchecked Sendable {
     private let element: Element
 

@@ -8,8 +8,8 @@ extension ObservableType {
     }
 }
 
-// @unchecked Sendable: immutable after init.
 @usableFromInline
+// @unchecked Sendable: immutable after init.
 final class MapObservable<Source, Result>: Observable<Result>, @unchecked Sendable {
     @usableFromInline
     let source: Observable<Source>
@@ -38,8 +38,8 @@ final class MapObservable<Source, Result>: Observable<Result>, @unchecked Sendab
     }
 }
 
-// @unchecked Sendable: `transform` is immutable; state is the atomic lifecycle word of Sink.
 @usableFromInline
+// @unchecked Sendable: `transform` is immutable; state is the atomic lifecycle word of Sink.
 final class MapSink<Source, Result>: Sink<Source, Result>, @unchecked Sendable {
     private let transform: (Source) throws -> Result
 

@@ -10,8 +10,8 @@
 ///   queued for it and delivered in order after it, never concurrently. Senders must not call
 ///   `on`/`onNext` concurrently; subscribing, disposing and `value()` are thread-safe at any time.
 // @unchecked Sendable: all mutable state lives in one LockedState.
-public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable,
-    @unchecked Sendable {
+public final class BehaviorSubject<Element>: Observable<Element>, @unchecked Sendable,
+    SubjectType, ObserverType, Cancelable {
     /// The observer side is the subject itself.
     public typealias Observer = BehaviorSubject<Element>
 

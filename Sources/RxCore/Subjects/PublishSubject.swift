@@ -9,8 +9,8 @@
 ///   are thread-safe at any time, also while an event is being sent. Once a subscription's
 ///   `dispose()` has returned on a thread, that thread never delivers to it again.
 // @unchecked Sendable: all mutable state lives in one LockedState.
-public final class PublishSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable,
-    @unchecked Sendable {
+public final class PublishSubject<Element>: Observable<Element>, @unchecked Sendable,
+    SubjectType, ObserverType, Cancelable {
     /// The observer side is the subject itself.
     public typealias Observer = PublishSubject<Element>
 

@@ -11,8 +11,8 @@
 ///   it and delivered in order after it, never concurrently. Senders must not call `on`/`onNext`
 ///   concurrently; subscribing and disposing are thread-safe at any time.
 // @unchecked Sendable: all mutable state lives in one LockedState.
-public final class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable,
-    @unchecked Sendable {
+public final class ReplaySubject<Element>: Observable<Element>, @unchecked Sendable,
+    SubjectType, ObserverType, Cancelable {
     /// The observer side is the subject itself.
     public typealias Observer = ReplaySubject<Element>
 

@@ -75,8 +75,8 @@ public struct Single<Element>: ObservableConvertibleType, Sendable {
 /// The terminal observer of a `Single`: success on the first element, failure on an error, and
 /// `RxError.noElements` if the source completes empty. Handlers are constants (no lock per event);
 /// the user's `SubscriptionHandle` lets go of them when the subscription ends.
-// @unchecked Sendable: the handlers are immutable; the lifecycle word orders the one event and dispose.
 @usableFromInline
+// @unchecked Sendable: the handlers are immutable; the lifecycle word orders the one event and dispose.
 final class SingleSubscriber<Element>: HandledSubscriber<Element>, @unchecked Sendable {
     @usableFromInline
     let successHandler: ((Element) -> Void)?

@@ -6,8 +6,7 @@
 /// stack slots: see `ValueSlot`) and delivered after unlocking. Under contention the combination is
 /// queued, as a tuple, for the drain loop. (A replaced latest value is released under the lock.)
 // @unchecked Sendable: the latest values, queue and progress live in `state`; the rest is immutable.
-final class CombineLatest2Sink<E1, E2, Result>: DrainingSink<Never, Result>, SourceObserverParent,
-    @unchecked Sendable {
+final class CombineLatest2Sink<E1, E2, Result>: DrainingSink<Never, Result>, @unchecked Sendable, SourceObserverParent {
     private struct State {
         var latest1 = FIFOBuffer<E1>()
         var latest2 = FIFOBuffer<E2>()

@@ -1,7 +1,6 @@
 /// The state machine of `combineLatest` over three sources; it works as `CombineLatest2Sink` does.
 // @unchecked Sendable: the latest values, queue and progress live in `state`; the rest is immutable.
-final class CombineLatest3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>, SourceObserverParent,
-    @unchecked Sendable {
+final class CombineLatest3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>, @unchecked Sendable, SourceObserverParent {
     private struct State {
         var latest1 = FIFOBuffer<E1>()
         var latest2 = FIFOBuffer<E2>()

@@ -1,8 +1,7 @@
 /// The state machine of `combineLatest` over a collection; it works as `CombineLatest2Sink` does,
 /// with one latest value and one completion flag per source.
 // @unchecked Sendable: the latest values, queue and flags live in `state`; the rest is immutable.
-final class CombineLatestCollectionSink<SourceElement, Result>: DrainingSink<Never, Result>, SourceObserverParent,
-    @unchecked Sendable {
+final class CombineLatestCollectionSink<SourceElement, Result>: DrainingSink<Never, Result>, @unchecked Sendable, SourceObserverParent {
     private struct State {
         /// Each source's latest value (a buffer of zero or one element).
         var latest: [FIFOBuffer<SourceElement>]

@@ -1,8 +1,7 @@
 /// The state machine of `zip` over a collection; it works as `Zip2Sink` does, with one buffer and
 /// one completion flag per source.
 // @unchecked Sendable: the buffers and flags live in `state`; the rest is immutable.
-final class ZipCollectionSink<SourceElement, Result>: DrainingSink<Never, Result>, SourceObserverParent,
-    @unchecked Sendable {
+final class ZipCollectionSink<SourceElement, Result>: DrainingSink<Never, Result>, @unchecked Sendable, SourceObserverParent {
     private struct State {
         var buffers: [FIFOBuffer<SourceElement>]
         var isCompleted: [Bool]

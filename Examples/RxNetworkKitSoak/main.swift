@@ -3,10 +3,14 @@ import Synchronization
 import RxNetworkKit
 import RxTesting
 
-// A soak run for daemons: a client polls an embedded LoopbackHTTPServer every 100 ms while the
-// server goes down and comes back every 10 s; requests retry when the server is reachable again.
-// It samples RSS and open file descriptors, accounts for every request (success or typed failure),
-// measures how fast each outage is recovered, and prints a summary.
+// A soak run for daemons: a client polls a LoopbackHTTPServer every 100 ms while the server goes
+// down and comes back every 10 s; requests retry when the server is reachable again. It samples
+// RSS and open file descriptors, accounts for every request (success or typed failure), measures
+// how fast each outage is recovered, and prints a summary.
+//
+// The server runs in a child process (this executable in `serve` mode), killed and started again
+// on the same port for each outage: a real restart, and RSS and descriptors measured are the
+// client's alone, as in a daemon.
 //
 //   swift run -c release RxNetworkKitSoak [--duration 600] [--poll 0.1] [--cycle 10] [--downtime 2] [--probe 0.5]
 
@@ -102,23 +106,61 @@ func openFileDescriptors() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
 }
 
-let options = Options(arguments: CommandLine.arguments)
-// The server runs in this process: keep its request log small, or it would be the growth we measure.
-let server = LoopbackHTTPServer(requestLogLimit: 100)
-do {
-    try server.start()
-} catch {
-    print("could not start the server: \(error)")
-    exit(1)
+/// `serve [--port N]`: the server side, run as a child process; prints its port, then serves.
+if CommandLine.arguments.dropFirst().first == "serve" {
+    let port = CommandLine.arguments.firstIndex(of: "--port").flatMap { index in
+        CommandLine.arguments.dropFirst(index + 1).first.flatMap { UInt16($0) }
+    } ?? 0
+    let server = LoopbackHTTPServer(port: port, requestLogLimit: 10)
+    do {
+        try server.start()
+    } catch {
+        print("error: \(error)")
+        exit(1)
+    }
+    server.route(.get, "/status", .json(#"{"ok":true}"#))
+    print(server.port)
+    fflush(nil)
+    while true { Thread.sleep(forTimeInterval: 3600) }
 }
-server.route(.get, "/status", .json(#"{"ok":true}"#))
+
+/// Starts the server child on `port` (0: any) and returns it with the port it bound.
+func startServer(port: UInt16) -> (Process, UInt16)? {
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    child.arguments = ["serve", "--port", String(port)]
+    let output = Pipe()
+    child.standardOutput = output
+    do {
+        try child.run()
+    } catch {
+        print("could not start the server process: \(error)")
+        return nil
+    }
+    var line = Data()
+    while let byte = try? output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != UInt8(ascii: "\n") {
+        line.append(first)
+    }
+    // The child prints nothing more; keeping the pipe would cost a descriptor per restart.
+    try? output.fileHandleForReading.close()
+    guard let bound = UInt16(String(decoding: line, as: UTF8.self)) else {
+        print("the server process said: \(String(decoding: line, as: UTF8.self))")
+        child.terminate()
+        return nil
+    }
+    return (child, bound)
+}
+
+let options = Options(arguments: CommandLine.arguments)
+guard var (serverProcess, port) = startServer(port: 0),
+      let baseURL = URL(string: "http://127.0.0.1:\(port)") else { exit(1) }
 
 let client = HTTPClient(
-    baseURL: server.baseURL,
+    baseURL: baseURL,
     configuration: .init(timeout: 2, reachabilityProbeInterval: options.probe, reachabilityTimeout: 0.5)
 )
 guard let reachability = client.reachability else {
-    print("no reachability for \(server.baseURL)")
+    print("no reachability for \(baseURL)")
     exit(1)
 }
 let ledger = Ledger()
@@ -142,7 +184,7 @@ let polling = Observable<Int>.interval(.seconds(options.poll), scheduler: pollSc
     }
     .subscribe()
 
-print("soak: \(Int(options.duration)) s, poll every \(options.poll) s, server down \(options.downtime) s in every \(options.cycle) s, probe every \(options.probe) s, port \(server.port)")
+print("soak: \(Int(options.duration)) s, poll every \(options.poll) s, server down \(options.downtime) s in every \(options.cycle) s, probe every \(options.probe) s, port \(port)")
 let start = Date()
 var samples: [(t: TimeInterval, rss: Int, fds: Int)] = []
 var nextOutage = options.cycle - options.downtime
@@ -153,22 +195,24 @@ while Date().timeIntervalSince(start) < options.duration {
     let elapsed = Date().timeIntervalSince(start)
     samples.append((elapsed, residentSetKiB(), openFileDescriptors()))
     if elapsed >= nextOutage && elapsed <= lastOutageStart {
-        server.stop()
+        serverProcess.terminate()
+        serverProcess.waitUntilExit()
         ledger.serverWentDown(at: Date())
         Thread.sleep(forTimeInterval: options.downtime)
-        do {
-            try server.start()
-        } catch {
-            print("restart failed: \(error)")
+        if let (restarted, _) = startServer(port: port) {
+            serverProcess = restarted
+        } else {
+            print("restart on port \(port) failed")
         }
         ledger.serverCameBack(at: Date())
         nextOutage += options.cycle
     }
     if samples.count % 60 == 0 {
         let s = ledger.snapshot
-        print(String(format: "  t=%4.0fs rss=%6d KiB fds=%3d requests=%d ok=%d failed=%d",
+        // Live RxCore objects (debug builds count them): flat means the growth is not ours.
+        print(String(format: "  t=%4.0fs rss=%6d KiB fds=%3d requests=%d ok=%d failed=%d rx-resources=%d",
                      elapsed, samples.last?.rss ?? -1, samples.last?.fds ?? -1,
-                     s.started, s.succeeded, s.failures.values.reduce(0, +) + s.other))
+                     s.started, s.succeeded, s.failures.values.reduce(0, +) + s.other, Resources.total))
         // Progress must show when the output goes to a file, which is block-buffered.
         fflush(nil)
     }
@@ -184,11 +228,12 @@ while Date() < drainDeadline {
 polling.dispose()
 
 let summary = ledger.snapshot
-/// Medians over ten seconds: a single sample of fds or RSS swings with the sockets in flight.
+/// Over ten seconds: the median RSS, and the floor of open descriptors — sockets in flight raise
+/// the peaks, a leak raises the floor.
 func median(_ window: ArraySlice<(t: TimeInterval, rss: Int, fds: Int)>) -> (t: TimeInterval, rss: Int, fds: Int)? {
     guard !window.isEmpty else { return nil }
     let rss = window.map(\.rss).sorted()[window.count / 2]
-    let fds = window.map(\.fds).sorted()[window.count / 2]
+    let fds = window.map(\.fds).min() ?? -1
     return (window.last?.t ?? 0, rss, fds)
 }
 let firstMinuteIndex = samples.firstIndex { $0.t >= 60 } ?? 0
@@ -209,10 +254,10 @@ soak summary
   outages              \(summary.recoveries.count + summary.unrecovered) (\(summary.unrecovered) not recovered)
   recovery after up    median \(String(format: "%.3f", percentile(0.5))) s, p90 \(String(format: "%.3f", percentile(0.9))) s, max \(String(format: "%.3f", sortedRecoveries.last ?? .nan)) s (probe interval \(options.probe) s)
   RSS (10 s medians)   \(afterFirstMinute?.rss ?? -1) KiB after the first minute, \(last?.rss ?? -1) KiB at the end (\(String(format: "%+.1f", rssGrowth))%)
-  open fds (medians)   \(afterFirstMinute?.fds ?? -1) after the first minute, \(last?.fds ?? -1) at the end (min \(samples.map(\.fds).min() ?? -1), max \(samples.map(\.fds).max() ?? -1))
+  open fds (floors)    \(afterFirstMinute?.fds ?? -1) after the first minute, \(last?.fds ?? -1) at the end (min \(samples.map(\.fds).min() ?? -1), max \(samples.map(\.fds).max() ?? -1))
 """)
 let goalsMet = rssGrowth < 5 && (last?.fds ?? 0) <= (afterFirstMinute?.fds ?? 0)
     && summary.unrecovered == 0 && (sortedRecoveries.last ?? 0) <= options.probe + 0.1 && summary.other == 0
     && disposedWhilePending == 0
 print("  goals                \(goalsMet ? "met" : "NOT met") (RSS growth < 5%, no fd growth, every outage recovered within one probe interval, every request succeeded or failed with a typed error)")
-server.stop()
+serverProcess.terminate()

@@ -8,6 +8,7 @@ extension ObservableType {
     ///   - onDisposed: Called once when the subscription ends: after a terminal event or on dispose.
     /// - Returns: The subscription; disposing it cancels the work and no handler runs afterwards.
     /// - Note: Handlers run on the thread the events arrive on. Thread-safe.
+    @inlinable
     public func subscribe(
         onNext: ((Element) -> Void)? = nil,
         onError: ((Error) -> Void)? = nil,
@@ -35,12 +36,18 @@ extension ObservableType {
 /// subscription ends.
 // @unchecked Sendable: the handlers are immutable; the lifecycle word orders terminal events and
 // dispose.
+@usableFromInline
 final class ClosureSubscriber<Element>: HandledSubscriber<Element>, @unchecked Sendable {
-    private let nextHandler: ((Element) -> Void)?
-    private let errorHandler: ((Error) -> Void)?
-    private let completedHandler: (() -> Void)?
-    private let disposedHandler: (() -> Void)?
+    @usableFromInline
+    let nextHandler: ((Element) -> Void)?
+    @usableFromInline
+    let errorHandler: ((Error) -> Void)?
+    @usableFromInline
+    let completedHandler: (() -> Void)?
+    @usableFromInline
+    let disposedHandler: (() -> Void)?
 
+    @inlinable
     init(
         onNext: ((Element) -> Void)?,
         onError: ((Error) -> Void)?,

@@ -10,14 +10,19 @@ import Synchronization
 /// A subscription ends by dispose or by a terminal event, as in RxSwift: dropping the handle of a
 /// live subscription neither disposes nor frees it.
 // @unchecked Sendable: the only state is one atomic word that owns a retained subscriber.
+@usableFromInline
 final class SubscriptionHandle<Element>: Cancelable, @unchecked Sendable {
-    private let subscriber = Atomic<Unmanaged<HandledSubscriber<Element>>?>(nil)
+    // The retained subscriber as a raw pointer (`Unmanaged.toOpaque`): an atomic of a concrete
+    // type, so that unspecialized code needs no generic metadata for `Unmanaged<HandledSubscriber<Element>>`.
+    private let subscriber = Atomic<UnsafeMutableRawPointer?>(nil)
 
+    @usableFromInline
     init() {}
 
     /// Takes ownership of `subscriber` until `dispose()` or `release()`.
+    @usableFromInline
     func attach(_ subscriber: HandledSubscriber<Element>) {
-        self.subscriber.store(Unmanaged.passRetained(subscriber), ordering: .releasing)
+        self.subscriber.store(Unmanaged.passRetained(subscriber).toOpaque(), ordering: .releasing)
     }
 
     deinit {
@@ -25,28 +30,45 @@ final class SubscriptionHandle<Element>: Cancelable, @unchecked Sendable {
     }
 
     /// Whether the subscription has ended (disposed, or finished with a terminal event).
+    @usableFromInline
     var isDisposed: Bool {
         subscriber.load(ordering: .acquiring) == nil
     }
 
     /// Disposes the subscription; idempotent, any thread.
+    @usableFromInline
     func dispose() {
-        subscriber.exchange(nil, ordering: .acquiringAndReleasing)?.takeRetainedValue().dispose()
+        guard let owned = subscriber.exchange(nil, ordering: .acquiringAndReleasing) else { return }
+        Unmanaged<HandledSubscriber<Element>>.fromOpaque(owned).takeRetainedValue().dispose()
     }
 
     /// Lets go of the subscriber without disposing it again: it ended by itself.
+    @usableFromInline
     func release() {
-        subscriber.exchange(nil, ordering: .acquiringAndReleasing)?.release()
+        guard let owned = subscriber.exchange(nil, ordering: .acquiringAndReleasing) else { return }
+        Unmanaged<HandledSubscriber<Element>>.fromOpaque(owned).release()
     }
 }
 
 /// A terminal subscriber paired with a `SubscriptionHandle`; the pair hold each other until the
 /// subscription ends, when the handle lets go.
 // @unchecked Sendable: `handle` is immutable; the lifecycle word orders events and dispose.
+@usableFromInline
 class HandledSubscriber<Element>: SubscriptionNode<Element>, @unchecked Sendable {
-    private let handle = SubscriptionHandle<Element>()
+    // Created here, in an inlinable init, so that a client specializing the subscriber also
+    // instantiates the handle's metadata once, not by a lookup per subscription.
+    @usableFromInline
+    let handle: SubscriptionHandle<Element>
 
-    /// Subscribes to `source` and returns the handle to give the user.
+    @inlinable
+    override init() {
+        handle = SubscriptionHandle()
+        super.init()
+    }
+
+    /// Subscribes to `source` and returns the handle to give the user. Inlinable so that wrapping
+    /// the handle in the returned existential uses the client's cached metadata, not a lookup.
+    @inlinable
     final func subscribe(to source: Observable<Element>) -> Disposable {
         handle.attach(self)
         setUpstream(source.subscribe(self))

@@ -21,7 +21,11 @@ class SubscriptionNode<Input>: ObserverNode<Input>, Cancelable, @unchecked Senda
     @usableFromInline
     let lifecycle = Atomic<Int>(0)
 
-    // Guarded by the protocol above, not by a lock.
+    // Guarded by the protocol above, not by a lock: written by `setUpstream` before `upstreamSet` is
+    // published, read and cleared only by whoever wins the `disposed` bit (or by `setUpstream` when
+    // it saw `disposed` first). The lifecycle word orders every access, so the dynamic exclusivity
+    // check would only cost time.
+    @exclusivity(unchecked)
     private nonisolated(unsafe) var upstream: Disposable?
 
     @usableFromInline
@@ -129,4 +133,15 @@ class Sink<Input, Output>: SubscriptionNode<Input>, @unchecked Sendable {
             dispose()
         }
     }
+}
+
+/// Boxes `node` as a `Disposable` whose type is `type`, a metatype the caller already holds (a
+/// constant resolved in specialized code). Boxing a node under its static generic type would look
+/// that type's metadata up in the runtime on every subscription, in unspecialized code.
+@inlinable @inline(__always)
+func disposable(_ node: AnyObject, ofType type: any (AnyObject & Disposable).Type) -> Disposable {
+    func box<Node: AnyObject & Disposable>(_: Node.Type) -> Disposable {
+        unsafeDowncast(node, to: Node.self)
+    }
+    return box(type)
 }

@@ -6,28 +6,42 @@ extension Observable {
     /// - Returns: A cold sequence.
     /// - Note: `subscribe` runs on the subscribing thread; events go out on whichever thread the
     ///   function sends them, which must not send concurrently.
+    @inlinable
     public static func create(_ subscribe: @escaping (AnyObserver<Element>) -> Disposable) -> Observable<Element> {
         AnonymousObservable(subscribe)
     }
 }
 
 // @unchecked Sendable: immutable after init.
+@usableFromInline
 final class AnonymousObservable<Element>: Observable<Element>, @unchecked Sendable {
-    private let subscribeHandler: (AnyObserver<Element>) -> Disposable
+    @usableFromInline
+    let subscribeHandler: (AnyObserver<Element>) -> Disposable
+    // The sink's class, resolved where `create` was inlined (a cached constant in specialized
+    // client code): `subscribe` then allocates and boxes sinks without a generic metadata lookup.
+    @usableFromInline
+    let sinkType: PassThroughSink<Element>.Type
+    @usableFromInline
+    let erasedSinkType: any (AnyObject & Disposable).Type
 
+    @inlinable
     init(_ subscribeHandler: @escaping (AnyObserver<Element>) -> Disposable) {
         self.subscribeHandler = subscribeHandler
+        self.sinkType = PassThroughSink<Element>.self
+        self.erasedSinkType = PassThroughSink<Element>.self
+        super.init()
     }
 
     override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
-        let sink = PassThroughSink(downstream: observer)
+        let sink = sinkType.init(downstream: observer)
         sink.setUpstream(subscribeHandler(AnyObserver(node: sink)))
-        return sink
+        return disposable(sink, ofType: erasedSinkType)
     }
 }
 
 /// Forwards events unchanged while enforcing the grammar: nothing after a terminal event or dispose.
 // @unchecked Sendable: no state beyond the atomic lifecycle word of Sink.
+@usableFromInline
 final class PassThroughSink<Element>: Sink<Element, Element>, @unchecked Sendable {
     override func onNext(_ element: Element) {
         forwardNext(element)

@@ -2,16 +2,19 @@ extension ObservableType {
     /// Passes on only the elements for which `predicate` returns true; a thrown error terminates.
     ///
     /// - Note: `predicate` runs on the thread the element arrives on.
+    @inlinable
     public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         FilterObservable(source: asObservable(), predicate: predicate)
     }
 }
 
 // @unchecked Sendable: immutable after init.
+@usableFromInline
 final class FilterObservable<Element>: Observable<Element>, @unchecked Sendable {
     private let source: Observable<Element>
     private let predicate: (Element) throws -> Bool
 
+    @usableFromInline
     init(source: Observable<Element>, predicate: @escaping (Element) throws -> Bool) {
         self.source = source
         self.predicate = predicate

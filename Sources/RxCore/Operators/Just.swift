@@ -1,5 +1,6 @@
 extension Observable {
     /// A sequence of one element, then completion.
+    @inlinable
     public static func just(_ element: Element) -> Observable<Element> {
         JustObservable(element)
     }
@@ -21,9 +22,11 @@ extension Observable {
 }
 
 // @unchecked Sendable: immutable after init.
+@usableFromInline
 final class JustObservable<Element>: Observable<Element>, @unchecked Sendable {
     private let element: Element
 
+    @usableFromInline
     init(_ element: Element) {
         self.element = element
     }

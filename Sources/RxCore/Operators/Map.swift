@@ -2,29 +2,44 @@ extension ObservableType {
     /// Transforms each element; an error thrown by `transform` terminates the sequence with it.
     ///
     /// - Note: `transform` runs on the thread the element arrives on.
+    @inlinable
     public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
         MapObservable(source: asObservable(), transform: transform)
     }
 }
 
 // @unchecked Sendable: immutable after init.
+@usableFromInline
 final class MapObservable<Source, Result>: Observable<Result>, @unchecked Sendable {
-    private let source: Observable<Source>
-    private let transform: (Source) throws -> Result
+    @usableFromInline
+    let source: Observable<Source>
+    @usableFromInline
+    let transform: (Source) throws -> Result
+    // The sink's class, resolved where `map` was inlined (a cached constant in specialized client
+    // code): `subscribe` then allocates and boxes sinks without a generic metadata lookup.
+    @usableFromInline
+    let sinkType: MapSink<Source, Result>.Type
+    @usableFromInline
+    let erasedSinkType: any (AnyObject & Disposable).Type
 
+    @inlinable
     init(source: Observable<Source>, transform: @escaping (Source) throws -> Result) {
         self.source = source
         self.transform = transform
+        self.sinkType = MapSink<Source, Result>.self
+        self.erasedSinkType = MapSink<Source, Result>.self
+        super.init()
     }
 
     override func subscribe(_ observer: ObserverNode<Result>) -> Disposable {
-        let sink = MapSink(transform: transform, downstream: observer)
+        let sink = sinkType.init(transform: transform, downstream: observer)
         sink.setUpstream(source.subscribe(sink))
-        return sink
+        return disposable(sink, ofType: erasedSinkType)
     }
 }
 
 // @unchecked Sendable: `transform` is immutable; state is the atomic lifecycle word of Sink.
+@usableFromInline
 final class MapSink<Source, Result>: Sink<Source, Result>, @unchecked Sendable {
     private let transform: (Source) throws -> Result
 

@@ -23,6 +23,7 @@ public struct Single<Element>: ObservableConvertibleType, Sendable {
     ///
     /// - Parameter subscribe: Receives the `single` function; call it once with `.success(value)`
     ///   or `.failure(error)`, and return what to release on dispose. Later calls are ignored.
+    @inlinable
     public static func create(subscribe: @escaping (@escaping SingleObserver) -> Disposable) -> Single<Element> {
         Single(unchecked: Observable.create { observer in
             subscribe { event in
@@ -55,6 +56,7 @@ public struct Single<Element>: ObservableConvertibleType, Sendable {
     ///   - onDisposed: Called once when the subscription ends: after the event or on dispose.
     /// - Returns: The subscription; disposing it cancels the work and no handler runs afterwards.
     /// - Note: Handlers run on the thread the event arrives on.
+    @inlinable
     public func subscribe(
         onSuccess: ((Element) -> Void)? = nil,
         onFailure: ((Error) -> Void)? = nil,
@@ -74,11 +76,16 @@ public struct Single<Element>: ObservableConvertibleType, Sendable {
 /// `RxError.noElements` if the source completes empty. Handlers are constants (no lock per event);
 /// the user's `SubscriptionHandle` lets go of them when the subscription ends.
 // @unchecked Sendable: the handlers are immutable; the lifecycle word orders the one event and dispose.
+@usableFromInline
 final class SingleSubscriber<Element>: HandledSubscriber<Element>, @unchecked Sendable {
-    private let successHandler: ((Element) -> Void)?
-    private let failureHandler: ((Error) -> Void)?
-    private let disposedHandler: (() -> Void)?
+    @usableFromInline
+    let successHandler: ((Element) -> Void)?
+    @usableFromInline
+    let failureHandler: ((Error) -> Void)?
+    @usableFromInline
+    let disposedHandler: (() -> Void)?
 
+    @inlinable
     init(onSuccess: ((Element) -> Void)?, onFailure: ((Error) -> Void)?, onDisposed: (() -> Void)?) {
         successHandler = onSuccess
         failureHandler = onFailure

@@ -83,9 +83,14 @@ final class HTTPCall<Output>: HeldCall, @unchecked Sendable {
             plugin.willSend(request, info: info)
         }
         guard state.withLock({ $0.phase == .sending }) else { return }
+        let inline = client.transportCallsBackOnCallbackQueue
         let task = client.transport.send(request) { [self] result in
             let mapped = result.mapError(Self.classify)
-            client.callbackQueue.async { self.process(mapped) }
+            if inline {
+                process(mapped)
+            } else {
+                client.callbackQueue.async { self.process(mapped) }
+            }
         }
         let stale = state.withLock { state -> Disposable? in
             guard state.phase == .sending, state.transportTask == nil else {

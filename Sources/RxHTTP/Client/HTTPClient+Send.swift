@@ -43,10 +43,14 @@ extension HTTPClient {
 
     /// The URLRequest for `parts`: URL, method, merged headers, body, time-out.
     func buildURLRequest(_ parts: RequestParts) throws(HTTPClientError) -> URLRequest {
-        guard let base = parts.baseURL ?? baseURL else {
+        let url: URL
+        if let base = parts.baseURL {
+            url = try URLBuilder.url(base: base, path: parts.path, parameters: parts.query)
+        } else if let base = parsedBaseURL {
+            url = try URLBuilder.url(base: base, path: parts.path, parameters: parts.query)
+        } else {
             throw baseURLError ?? HTTPClientError(.invalidRequest, message: "no base URL")
         }
-        let url = try URLBuilder.url(base: base, path: parts.path, parameters: parts.query)
         guard HeaderValidation.isValidToken(parts.method.rawValue) else {
             throw HTTPClientError(
                 .invalidRequest, message: "method \(HeaderValidation.escaped(parts.method.rawValue)) is not a valid HTTP token", url: url
@@ -76,9 +80,14 @@ extension HTTPClient {
         try HeaderValidation.validate(headers, url: url)
         let timeout = parts.timeout ?? configuration.timeout
         var request = URLRequest(url: url, timeoutInterval: timeout > 0 ? timeout : configuration.timeout)
-        request.httpMethod = parts.method.rawValue
+        // URLRequest setters copy the request on Linux: only the ones that change something.
+        if parts.method != .get {
+            request.httpMethod = parts.method.rawValue
+        }
         request.allHTTPHeaderFields = headers
-        request.httpBody = bodyData
+        if let bodyData {
+            request.httpBody = bodyData
+        }
         return request
     }
 }

@@ -22,8 +22,9 @@ import RxReachability
 ///
 /// - Note: Thread-safe: use one client from any thread. Completions, decoding and the plugins'
 ///   `didReceive`/`process` run on `configuration.callbackQueue` (by default a serial
-///   background queue of the client, never the main queue). A suspended client keeps its held
-///   requests, and itself, alive until they are resumed or cancelled.
+///   background queue of the client, never the main queue; the default transport then also
+///   receives on it, so a slow completion delays the client's other responses). A suspended
+///   client keeps its held requests, and itself, alive until they are resumed or cancelled.
 public final class HTTPClient: Sendable {
     private struct State {
         var isSuspended = false
@@ -46,7 +47,12 @@ public final class HTTPClient: Sendable {
     public let reachability: Reachability?
 
     let baseURLError: HTTPClientError?
+    /// `baseURL` taken apart once, or nil when it is nil or cannot be parsed (`baseURLError`).
+    let parsedBaseURL: URLBuilder.Base?
     let callbackQueue: DispatchQueue
+    /// Whether the transport calls its completions on `callbackQueue` already (the default
+    /// transport on the client's own queue), so a call processes the response without a hop.
+    let transportCallsBackOnCallbackQueue: Bool
     private let state = LockedState<State>.make(State())
 
     /// Creates a client.
@@ -109,15 +115,35 @@ public final class HTTPClient: Sendable {
         switch base {
         case .success(let url):
             baseURL = url
-            baseURLError = nil
+            do throws(HTTPClientError) {
+                parsedBaseURL = try URLBuilder.Base(url)
+                baseURLError = nil
+            } catch {
+                parsedBaseURL = nil
+                baseURLError = error
+            }
         case .failure(let error):
             baseURL = nil
+            parsedBaseURL = nil
             baseURLError = error
         }
         self.configuration = configuration
         self.plugins = plugins
-        self.transport = transport ?? URLSessionTransport(timeout: configuration.timeout)
-        self.callbackQueue = configuration.callbackQueue ?? DispatchQueue(label: "RxHTTP.HTTPClient.callbacks")
+        let callbackQueue = configuration.callbackQueue ?? DispatchQueue(label: "RxHTTP.HTTPClient.callbacks")
+        self.callbackQueue = callbackQueue
+        if let transport {
+            self.transport = transport
+            transportCallsBackOnCallbackQueue = false
+        } else {
+            // The client's own queue (never a user's queue, which may be the main queue) also
+            // runs the default transport's delegate and time-outs: completions need no hop.
+            let ownsQueue = configuration.callbackQueue == nil
+            self.transport = URLSessionTransport(
+                configuration: URLSessionTransport.daemonConfiguration(timeout: configuration.timeout),
+                callbackQueue: ownsQueue ? callbackQueue : nil
+            )
+            transportCallsBackOnCallbackQueue = ownsQueue
+        }
         self.reachability = baseURL.flatMap {
             Reachability(
                 url: $0,

@@ -39,23 +39,49 @@ enum URLBuilder {
         return url
     }
 
+    /// A base URL taken apart once: `HTTPClient` keeps its own, so requests do not parse it again.
+    struct Base: Sendable {
+        /// The URL itself, for error messages.
+        let url: URL
+        /// Scheme, user, host and port, without a path: `https://api.example.com:8443`.
+        let origin: String
+        /// The percent-encoded path without trailing slashes.
+        let path: String
+        /// The percent-encoded query, if any.
+        let query: String?
+
+        /// Validates `url` (http or https with a host) and takes it apart.
+        init(_ url: URL) throws(HTTPClientError) {
+            try validateBase(url)
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+                throw HTTPClientError(.invalidRequest, message: "the base URL cannot be parsed", url: url)
+            }
+            let basePath = components.percentEncodedPath
+            query = components.percentEncodedQuery
+            components.percentEncodedPath = ""
+            components.percentEncodedQuery = nil
+            components.fragment = nil
+            guard let origin = components.string else {
+                throw HTTPClientError(.invalidRequest, message: "the base URL cannot be parsed", url: url)
+            }
+            self.url = url
+            self.origin = origin
+            self.path = String(basePath.reversed().drop { $0 == "/" }.reversed())
+        }
+    }
+
     /// The URL for `path` under `base`, with `parameters` appended to the query.
     static func url(base: URL, path: String, parameters: [(String, String)]) throws(HTTPClientError) -> URL {
-        try validateBase(base)
-        guard var components = URLComponents(url: base, resolvingAgainstBaseURL: true) else {
-            throw HTTPClientError(.invalidRequest, message: "the base URL cannot be parsed", url: base)
-        }
-        let basePath = components.percentEncodedPath
-        let baseQuery = components.percentEncodedQuery
-        components.percentEncodedPath = ""
-        components.percentEncodedQuery = nil
-        components.fragment = nil
-        guard let origin = components.string else {
-            throw HTTPClientError(.invalidRequest, message: "the base URL cannot be parsed", url: base)
-        }
+        try url(base: Base(base), path: path, parameters: parameters)
+    }
 
+    /// The URL for `path` under an already parsed `base`, with `parameters` appended to the query.
+    static func url(base: Base, path: String, parameters: [(String, String)]) throws(HTTPClientError) -> URL {
+        let basePath = base.path
+        let baseQuery = base.query
+        let origin = base.origin
         let (pathPart, pathQuery) = split(path)
-        var joinedPath = String(basePath.reversed().drop { $0 == "/" }.reversed())
+        var joinedPath = basePath
         let relative = String(pathPart.drop { $0 == "/" })
         if !relative.isEmpty || pathPart.hasSuffix("/") || joinedPath.isEmpty {
             joinedPath += "/" + PercentEncoding.encodePath(relative)
@@ -72,7 +98,7 @@ enum URLBuilder {
             text += "?" + queryParts.joined(separator: "&")
         }
         guard let url = URL(string: text), url.host != nil else {
-            throw HTTPClientError(.invalidRequest, message: "cannot build a URL from path \(HeaderValidation.escaped(path))", url: base)
+            throw HTTPClientError(.invalidRequest, message: "cannot build a URL from path \(HeaderValidation.escaped(path))", url: base.url)
         }
         return url
     }

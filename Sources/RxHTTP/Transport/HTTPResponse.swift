@@ -30,9 +30,13 @@ public struct HTTPResponse: Sendable {
 
     /// Creates a response from what URLSession delivered.
     public init(_ response: HTTPURLResponse, body: Data) {
+        let fields = response.allHeaderFields
         var headers: [String: String] = [:]
-        for (key, value) in response.allHeaderFields {
-            headers[String(describing: key)] = String(describing: value)
+        headers.reserveCapacity(fields.count)
+        for (key, value) in fields {
+            // Foundation's keys and values are Strings: the casts avoid `String(describing:)`.
+            let name = key.base as? String ?? String(describing: key)
+            headers[name] = value as? String ?? String(describing: value)
         }
         self.init(statusCode: response.statusCode, headers: headers, body: body, url: response.url)
     }

@@ -2,22 +2,30 @@ import Foundation
 import RxCore
 
 /// One request/response exchange of `URLSessionTransport`: collects the response and body,
-/// runs the overall time-out timer, and completes exactly once (or never, once disposed).
-// @unchecked Sendable: mutable state lives in one LockedState; `task` and `completion` are immutable.
-final class URLSessionExchange: Disposable, @unchecked Sendable {
+/// holds the overall time-out in the transport's `DeadlineQueue`, and completes exactly once (or
+/// never, once disposed).
+// @unchecked Sendable: mutable state lives in one LockedState; the other properties are immutable.
+final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendable {
     private struct State {
         var isFinished = false
         var response: HTTPURLResponse?
         var body = Data()
-        var timer: DispatchSourceTimer?
+        var deadline: DeadlineQueue.Token?
     }
 
     private let task: URLSessionDataTask
+    private let deadlines: DeadlineQueue
+    private let timeout: TimeInterval
     private let completion: @Sendable (Result<HTTPResponse, any Error>) -> Void
     private let state = LockedState<State>.make(State())
 
-    init(task: URLSessionDataTask, completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) {
+    init(
+        task: URLSessionDataTask, deadlines: DeadlineQueue, timeout: TimeInterval,
+        completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
+    ) {
         self.task = task
+        self.deadlines = deadlines
+        self.timeout = timeout
         self.completion = completion
         Resources.incrementTotal()
     }
@@ -26,29 +34,28 @@ final class URLSessionExchange: Disposable, @unchecked Sendable {
         Resources.decrementTotal()
     }
 
-    /// Arms the time-out timer and resumes the task.
-    func start(timeout: TimeInterval, timerQueue: DispatchQueue) {
+    /// Adds the time-out to the deadline queue and resumes the task.
+    func start() {
         if timeout > 0, timeout.isFinite {
-            let timer = DispatchSource.makeTimerSource(queue: timerQueue)
-            timer.schedule(deadline: .now() + timeout)
-            timer.setEventHandler { [weak self] in
-                self?.finish(
-                    .failure(HTTPClientError(.timedOut, message: "no complete response within \(timeout) s", url: self?.task.originalRequest?.url)),
-                    cancelTask: true
-                )
-            }
-            // Resumed at once (an inactive source must not be released); cancelled if already finished.
-            timer.resume()
+            let token = deadlines.add(after: timeout, target: self)
             let armed = state.withLock { state -> Bool in
                 guard !state.isFinished else { return false }
-                state.timer = timer
+                state.deadline = token
                 return true
             }
             if !armed {
-                timer.cancel()
+                deadlines.remove(token)
             }
         }
         task.resume()
+    }
+
+    /// The whole-request time-out passed: cancels the task and fails with `.timedOut`.
+    func deadlinePassed() {
+        finish(
+            .failure(HTTPClientError(.timedOut, message: "no complete response within \(timeout) s", url: task.originalRequest?.url)),
+            cancelTask: true
+        )
     }
 
     func didReceive(_ response: URLResponse) {
@@ -59,7 +66,13 @@ final class URLSessionExchange: Disposable, @unchecked Sendable {
     }
 
     func didReceive(_ data: Data) {
-        state.withLock { $0.body.append(data) }
+        state.withLock { state in
+            if state.body.isEmpty {
+                state.body = data
+            } else {
+                state.body.append(data)
+            }
+        }
     }
 
     func didComplete(error: Error?) {
@@ -91,14 +104,16 @@ final class URLSessionExchange: Disposable, @unchecked Sendable {
     }
 
     private func finish(_ result: Result<HTTPResponse, any Error>?, cancelTask: Bool) {
-        let claim = state.withLock { state -> (won: Bool, timer: DispatchSourceTimer?) in
+        let claim = state.withLock { state -> (won: Bool, deadline: DeadlineQueue.Token?) in
             guard !state.isFinished else { return (false, nil) }
             state.isFinished = true
-            defer { state.timer = nil }
-            return (true, state.timer)
+            defer { state.deadline = nil }
+            return (true, state.deadline)
         }
         guard claim.won else { return }
-        claim.timer?.cancel()
+        if let deadline = claim.deadline {
+            deadlines.remove(deadline)
+        }
         if cancelTask {
             task.cancel()
         }

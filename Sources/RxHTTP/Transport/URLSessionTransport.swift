@@ -25,7 +25,7 @@ import RxCore
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let delegate: URLSessionTransportDelegate
-    private let timerQueue = DispatchQueue(label: "RxHTTP.URLSessionTransport.timeouts")
+    private let deadlines: DeadlineQueue
 
     /// Creates a transport with a daemon-friendly configuration.
     ///
@@ -40,6 +40,37 @@ public final class URLSessionTransport: HTTPTransport {
         urlCache: URLCache? = nil,
         configure: ((URLSessionConfiguration) -> Void)? = nil
     ) {
+        self.init(configuration: Self.daemonConfiguration(timeout: timeout, cookieStorage: cookieStorage, urlCache: urlCache, configure: configure))
+    }
+
+    /// Creates a transport with exactly this configuration (the challenge-declining delegate and
+    /// the whole-request time-out are still installed).
+    public convenience init(configuration: URLSessionConfiguration) {
+        self.init(configuration: configuration, callbackQueue: nil)
+    }
+
+    /// Creates a transport that calls its delegate, its completions and its time-outs on
+    /// `callbackQueue` (serial) when given: `HTTPClient` hands it its own callback queue so that
+    /// completions need no hop. Without one, a private serial delegate queue and a timer queue.
+    init(configuration: URLSessionConfiguration, callbackQueue: DispatchQueue?) {
+        let delegate = URLSessionTransportDelegate()
+        let queue = OperationQueue()
+        queue.name = "RxHTTP.URLSessionTransport.delegate"
+        queue.maxConcurrentOperationCount = 1
+        queue.underlyingQueue = callbackQueue
+        self.delegate = delegate
+        self.deadlines = DeadlineQueue(queue: callbackQueue ?? DispatchQueue(label: "RxHTTP.URLSessionTransport.timeouts"))
+        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+    }
+
+    /// The default configuration: ephemeral, no cache or cookies unless given, `timeout` as the
+    /// idle time-out.
+    static func daemonConfiguration(
+        timeout: TimeInterval,
+        cookieStorage: HTTPCookieStorage? = nil,
+        urlCache: URLCache? = nil,
+        configure: ((URLSessionConfiguration) -> Void)? = nil
+    ) -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = urlCache
         configuration.requestCachePolicy = urlCache == nil ? .reloadIgnoringLocalCacheData : .useProtocolCachePolicy
@@ -48,18 +79,7 @@ public final class URLSessionTransport: HTTPTransport {
         configuration.httpCookieAcceptPolicy = cookieStorage == nil ? .never : .always
         configuration.timeoutIntervalForRequest = Self.idleTimeout(timeout)
         configure?(configuration)
-        self.init(configuration: configuration)
-    }
-
-    /// Creates a transport with exactly this configuration (the challenge-declining delegate and
-    /// the per-request timer are still installed).
-    public init(configuration: URLSessionConfiguration) {
-        let delegate = URLSessionTransportDelegate()
-        let queue = OperationQueue()
-        queue.name = "RxHTTP.URLSessionTransport.delegate"
-        queue.maxConcurrentOperationCount = 1
-        self.delegate = delegate
-        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        return configuration
     }
 
     deinit {
@@ -70,12 +90,16 @@ public final class URLSessionTransport: HTTPTransport {
         _ request: URLRequest,
         completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
     ) -> Disposable {
+        let idle = Self.idleTimeout(request.timeoutInterval)
         var sent = request
-        sent.timeoutInterval = Self.idleTimeout(request.timeoutInterval)
+        if sent.timeoutInterval != idle {
+            // Only when it differs: a URLRequest setter copies the whole request on Linux.
+            sent.timeoutInterval = idle
+        }
         let task = session.dataTask(with: sent)
-        let exchange = URLSessionExchange(task: task, completion: completion)
+        let exchange = URLSessionExchange(task: task, deadlines: deadlines, timeout: request.timeoutInterval, completion: completion)
         delegate.register(exchange, for: task.taskIdentifier)
-        exchange.start(timeout: request.timeoutInterval, timerQueue: timerQueue)
+        exchange.start()
         return exchange
     }
 

@@ -78,12 +78,6 @@ extension Single {
     }
 }
 
-extension ConcurrentDispatchQueueScheduler {
-    /// A shared scheduler on the global utility queue: the default for retry delays and probes, so
-    /// that nothing defaults to the main queue.
-    public static let background = ConcurrentDispatchQueueScheduler(qos: .utility)
-}
-
 struct RetryWithDelayPolicy {
     let maxAttemptCount: Int
     /// Seconds before retry number n (1-based), given the error that ended the attempt.

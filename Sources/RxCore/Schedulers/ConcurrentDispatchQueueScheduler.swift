@@ -44,3 +44,9 @@ public final class ConcurrentDispatchQueueScheduler: SchedulerType {
         configuration.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
     }
 }
+
+extension ConcurrentDispatchQueueScheduler {
+    /// A shared scheduler on the global utility queue: the default for retry delays, so that nothing
+    /// defaults to the main queue (a daemon's main queue may never run).
+    public static let background = ConcurrentDispatchQueueScheduler(qos: .utility)
+}

@@ -51,7 +51,8 @@ final class DispatchSchedulerTests: RxTestCase {
     }
 
     func testDisposingAfterTheActionRanDisposesWhatItReturned() {
-        let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "result")
+        let queue = DispatchQueue(label: "result")
+        let scheduler = SerialDispatchQueueScheduler(serialQueue: queue)
         let ran = expectation(description: "ran")
         let inner = BooleanDisposable()
         let subscription = scheduler.schedule(()) { _ in
@@ -59,6 +60,9 @@ final class DispatchSchedulerTests: RxTestCase {
             return inner
         }
         wait(for: [ran], timeout: 2)
+        // The action has returned, but its result is stored after `fulfill`: let the queue finish
+        // the run. (A dispose while the action runs also disposes the result, on the queue.)
+        queue.sync {}
         XCTAssertFalse(inner.isDisposed)
         subscription.dispose()
         XCTAssertTrue(inner.isDisposed)

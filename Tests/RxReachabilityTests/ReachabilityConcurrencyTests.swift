@@ -10,9 +10,10 @@ final class ReachabilityConcurrencyTests: RxTestCase {
     func testConcurrentSubscribesAndDisposesNeverDuplicateAStatusAndStopProbingAtTheEnd() {
         let flapping = Array(repeating: [StubProber.Answer.reachable, .unreachable], count: 50_000).flatMap { $0 }
         let prober = StubProber(flapping, then: .reachable)
+        let probeQueue = DispatchQueue(label: "reachability-race")
         let reachability = Reachability(
             host: "stub", port: 1, probeInterval: 0.0005, timeout: 1,
-            scheduler: SerialDispatchQueueScheduler(internalSerialQueueName: "reachability-race"),
+            scheduler: SerialDispatchQueueScheduler(serialQueue: probeQueue),
             prober: prober
         )
         let violations = LockedBox<[String]>([])
@@ -43,6 +44,9 @@ final class ReachabilityConcurrencyTests: RxTestCase {
         XCTAssertEqual(violations.value, [])
         XCTAssertFalse(reachability.isProbing)
         XCTAssertGreaterThan(prober.probeCount, 0)
+        // A probe whose timer fired just before the last dispose may still be starting on the
+        // probe queue (it is cancelled as soon as it has started): let that step finish first.
+        probeQueue.sync {}
         let settled = prober.probeCount
         Thread.sleep(forTimeInterval: 0.02)
         XCTAssertEqual(prober.probeCount, settled, "no probe after every subscription was disposed")

@@ -56,6 +56,9 @@ final class PeriodicWork<Scheduler: SchedulerType, StateType>: Disposable, @unch
         var value: StateType
         var isDisposed = false
         var scheduled: Disposable?
+        /// Counts `start` calls: a schedule whose run already began the next one is not stored
+        /// over the newer schedule.
+        var generation = 0
     }
 
     private let scheduler: Scheduler
@@ -76,12 +79,17 @@ final class PeriodicWork<Scheduler: SchedulerType, StateType>: Disposable, @unch
     }
 
     func start(after delay: RxTimeInterval) {
+        let generation = state.withLock { state -> Int in
+            state.generation += 1
+            return state.generation
+        }
         let scheduled = scheduler.scheduleRelative((), dueTime: delay) { [self] _ in
             tick()
             return Disposables.create()
         }
         let stale = state.withLock { state -> Disposable? in
-            if state.isDisposed { return scheduled }
+            // Disposed meanwhile, or already run (its tick started a newer schedule): not kept.
+            if state.isDisposed || state.generation != generation { return scheduled }
             state.scheduled = scheduled
             return nil
         }

@@ -4,7 +4,9 @@ import RxCore
 /// One send of a request, from plugins to delivery: the state machine behind `HTTPRequestHandle`.
 ///
 /// Phases: `waiting` (built, maybe held) → `sending` (plugins ran, transport running) →
-/// `finished`; `cancelled` from any phase before `finished`. The completion runs exactly once:
+/// `receiving` (the transport answered; plugins and decoding run) → `finished`; `cancelled` from
+/// any phase before `finished`. The transport may answer before its `send` has returned: once
+/// `receiving`, the exchange it returns is not kept (it holds this call through its completion). The completion runs exactly once:
 /// with the result, or with `.cancelled` when cancelled first. Plugins that saw `willSend` see
 /// exactly one `didReceive`.
 // @unchecked Sendable: mutable state lives in one LockedState; the other properties are immutable.
@@ -12,6 +14,7 @@ final class HTTPCall<Output>: HeldCall, @unchecked Sendable {
     private enum Phase {
         case waiting
         case sending
+        case receiving
         case finished
         case cancelled
     }
@@ -109,7 +112,7 @@ final class HTTPCall<Output>: HeldCall, @unchecked Sendable {
             switch state.phase {
             case .finished, .cancelled:
                 return nil
-            case .waiting, .sending:
+            case .waiting, .sending, .receiving:
                 let wasWaiting = state.phase == .waiting
                 state.phase = .cancelled
                 let notify = state.pluginsAwaitReceive ? state.sentRequest : nil
@@ -150,6 +153,7 @@ final class HTTPCall<Output>: HeldCall, @unchecked Sendable {
     private func process(_ transportResult: Result<HTTPResponse, HTTPClientError>) {
         let claim = state.withLock { state -> (request: URLRequest, notify: Bool, decode: Decode)? in
             guard state.phase == .sending, let request = state.sentRequest, let decode = state.decode else { return nil }
+            state.phase = .receiving
             defer { state.pluginsAwaitReceive = false; state.transportTask = nil }
             return (request, state.pluginsAwaitReceive, decode)
         }
@@ -188,7 +192,7 @@ final class HTTPCall<Output>: HeldCall, @unchecked Sendable {
                 ))
             }
         }
-        deliver(output, ifStill: .sending)
+        deliver(output, ifStill: .receiving)
     }
 
     /// Delivers `result` if the call is still in `phase` (not cancelled or finished meanwhile).

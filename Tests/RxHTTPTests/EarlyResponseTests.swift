@@ -1,0 +1,81 @@
+import Dispatch
+import Foundation
+import RxCore
+import RxHTTP
+import RxTesting
+import Synchronization
+import XCTest
+
+/// A response can be received and processed before the transport's `send` has even returned (a
+/// loopback answer while the sending thread is descheduled). The client must not then keep the
+/// finished exchange: it would hold the request, which holds the exchange, forever.
+final class EarlyResponseTests: LoopbackClientTestCase {
+    func testAResponseProcessedBeforeSendReturnsLeavesNothingAlive() {
+        server.route(.get, "/user", .json(#"{"id":1,"name":"a"}"#))
+        let gate = ProcessingGate()
+        let client = HTTPClient(
+            baseURL: server.baseURL,
+            configuration: .init(timeout: 5),
+            plugins: [gate],
+            transport: SendReturnsAfterProcessingTransport(gate: gate)
+        )
+        let before = Resources.total
+        let box = ResultBox<User>()
+        let done = expectation(description: "result")
+        // given a request whose response is being processed before `send` returns
+        let subscription = (client.rx.requestObject(path: "/user") as Single<User>).subscribe(
+            onSuccess: { box.set(.success($0)); done.fulfill() },
+            onFailure: { box.set(.failure($0 as? HTTPClientError ?? HTTPClientError(.transport))); done.fulfill() }
+        )
+        XCTAssertTrue(gate.sendReturnedAfterProcessingBegan, "the race was not staged")
+        // when processing finishes afterwards
+        gate.releaseProcessing()
+        wait(for: [done], timeout: 5)
+        subscription.dispose()
+        // then the result arrived and nothing outlives the request
+        XCTAssertEqual(success(box.value), User(id: 1, name: "a"))
+        let deadline = Date().addingTimeInterval(1)
+        while Resources.total != before && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        XCTAssertEqual(Resources.total, before, "the finished request and its exchange keep each other alive")
+    }
+}
+
+/// Stages the race: the plugin's `process` (which runs after the client claimed the response)
+/// tells the transport that processing began, and then waits until the test lets it go on.
+private final class ProcessingGate: HTTPPlugin, Sendable {
+    private let processingBegan = DispatchSemaphore(value: 0)
+    private let processingMayGoOn = DispatchSemaphore(value: 0)
+    private let staged = Atomic<Bool>(false)
+
+    var sendReturnedAfterProcessingBegan: Bool { staged.load(ordering: .acquiring) }
+
+    func process(_ result: Result<HTTPResponse, HTTPClientError>, info: HTTPRequestInfo) -> Result<HTTPResponse, HTTPClientError> {
+        processingBegan.signal()
+        _ = processingMayGoOn.wait(timeout: .now() + 5)
+        return result
+    }
+
+    func waitForProcessing() {
+        let began = processingBegan.wait(timeout: .now() + 5) == .success
+        staged.store(began, ordering: .releasing)
+    }
+
+    func releaseProcessing() {
+        processingMayGoOn.signal()
+    }
+}
+
+/// The real URLSession transport, except that `send` returns only once the client has begun
+/// processing the response.
+private struct SendReturnsAfterProcessingTransport: HTTPTransport {
+    let gate: ProcessingGate
+    let inner = URLSessionTransport(timeout: 5)
+
+    func send(_ request: URLRequest, completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Disposable {
+        let exchange = inner.send(request, completion: completion)
+        gate.waitForProcessing()
+        return exchange
+    }
+}

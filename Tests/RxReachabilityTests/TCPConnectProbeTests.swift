@@ -110,18 +110,19 @@ final class TCPConnectProbeTests: RxTestCase {
     func testCancellingAProbeNeverCompletesAndClosesItsSocket() throws {
         let hole = try BlackHole.make()
         defer { hole.close() }
-        let before = openDescriptorCount()
+        // The black hole's filler connection is aimed at the same port: count from there.
+        let before = openSockets(toPorts: [hole.port])
         let completed = LockedBox(false)
         let probe = TCPConnectProbe().probe(host: "127.0.0.1", port: hole.port, timeout: 5) { _ in
             completed.mutate { $0 = true }
         }
         Thread.sleep(forTimeInterval: 0.05)
         if let before {
-            XCTAssertEqual(openDescriptorCount(), before + 1, "one connecting socket in flight")
+            XCTAssertEqual(openSockets(toPorts: [hole.port]), before + 1, "one connecting socket in flight")
         }
         probe.dispose()
         if let before {
-            XCTAssertTrue(waitUntil(timeout: 1) { openDescriptorCount() == before }, "socket closed on cancel")
+            XCTAssertTrue(waitUntil(timeout: 1) { openSockets(toPorts: [hole.port]) == before }, "socket closed on cancel")
         }
         Thread.sleep(forTimeInterval: 0.05)
         XCTAssertFalse(completed.value)
@@ -177,10 +178,19 @@ final class TCPConnectProbeTests: RxTestCase {
             XCTAssertEqual(group.wait(timeout: .now() + 5), .success)
             probes.forEach { $0.dispose() }
         }
-        let settled = waitUntil(timeout: 2) { openDescriptorCount() == afterSetup }
+        // Exact for the probes that connected: their sockets are the only ones aimed at these ports.
+        // For the refused ones (no longer in the TCP table) the process-wide count must not have
+        // grown; it may shrink, as descriptors of earlier tests close in the background.
+        let ports: Set<UInt16> = [open.port, closed.port]
+        let settled = waitUntil(timeout: 2) {
+            openSockets(toPorts: ports) == 0 && (openDescriptorCount() ?? .max) <= afterSetup
+        }
         let after = openDescriptorCount()
         print("fd count: \(before) before, \(afterSetup) with listener, \(after ?? -1) after \(total) probes; \(outcomes.value)")
-        XCTAssertTrue(settled, "descriptors before \(afterSetup), after \(after ?? -1)")
+        XCTAssertTrue(
+            settled,
+            "descriptors before \(afterSetup), after \(after ?? -1); \(openSockets(toPorts: ports) ?? -1) probe sockets open"
+        )
         XCTAssertEqual(outcomes.value.succeeded, total / 2)
         XCTAssertEqual(outcomes.value.refused, total / 2)
         XCTAssertEqual(outcomes.value.other, 0)

@@ -15,7 +15,6 @@ typealias ClassDisposable = any AnyObject & Disposable
 /// `Observable.create` handler or of a scheduler, a `DisposeBag` insert), never per event.
 /// `Disposables.create()`, what a handler with nothing to release returns, takes a type comparison
 /// instead.
-@usableFromInline
 func classDisposable(_ disposable: Disposable) -> ClassDisposable {
     if type(of: disposable) == NopDisposable.self {
         return NopDisposable.shared

@@ -34,14 +34,11 @@ public enum Disposables {
 ///
 /// A class with one immutable shared instance, so that it fits a `ClassDisposable` slot without a
 /// box or an allocation.
-@usableFromInline
 final class NopDisposable: Disposable {
     /// The one instance.
-    @usableFromInline
     static let shared = NopDisposable()
 
     private init() {}
 
-    @usableFromInline
     func dispose() {}
 }

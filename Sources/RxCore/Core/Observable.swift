@@ -21,10 +21,13 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
     }
 
     /// Runs the work of the sequence for one observer. Every operator overrides this.
+    ///
+    /// Returns a class instance (`ClassDisposable`, 16 bytes) so that the sink storing it as its
+    /// upstream needs no 40-byte existential; `NopDisposable.shared` where there is nothing to release.
     @usableFromInline
-    func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         observer.onCompleted()
-        return Disposables.create()
+        return NopDisposable.shared
     }
 
     /// Returns itself.

@@ -26,7 +26,7 @@ class SubscriptionNode<Input>: ObserverNode<Input>, Cancelable, @unchecked Senda
     // it saw `disposed` first). The lifecycle word orders every access, so the dynamic exclusivity
     // check would only cost time.
     @exclusivity(unchecked)
-    private nonisolated(unsafe) var upstream: Disposable?
+    private nonisolated(unsafe) var upstream: ClassDisposable?
 
     @usableFromInline
     override init() {
@@ -63,7 +63,7 @@ class SubscriptionNode<Input>: ObserverNode<Input>, Cancelable, @unchecked Senda
 
     /// Stores the subscription to upstream; disposes it at once if this node is already disposed.
     @usableFromInline
-    final func setUpstream(_ disposable: Disposable) {
+    final func setUpstream(_ disposable: ClassDisposable) {
         upstream = disposable
         let old = lifecycle.bitwiseOr(Self.upstreamSetFlag, ordering: .acquiringAndReleasing).oldValue
         if old & Self.disposedFlag != 0 {
@@ -135,12 +135,12 @@ class Sink<Input, Output>: SubscriptionNode<Input>, @unchecked Sendable {
     }
 }
 
-/// Boxes `node` as a `Disposable` whose type is `type`, a metatype the caller already holds (a
-/// constant resolved in specialized code). Boxing a node under its static generic type would look
+/// Returns `node` as a `ClassDisposable` whose type is `type`, a metatype the caller already holds (a
+/// constant resolved in specialized code). Erasing a node under its static generic type would look
 /// that type's metadata up in the runtime on every subscription, in unspecialized code.
 @inlinable @inline(__always)
-func disposable(_ node: AnyObject, ofType type: any (AnyObject & Disposable).Type) -> Disposable {
-    func box<Node: AnyObject & Disposable>(_: Node.Type) -> Disposable {
+func disposable(_ node: AnyObject, ofType type: any (AnyObject & Disposable).Type) -> ClassDisposable {
+    func box<Node: AnyObject & Disposable>(_: Node.Type) -> ClassDisposable {
         unsafeDowncast(node, to: Node.self)
     }
     return box(type)

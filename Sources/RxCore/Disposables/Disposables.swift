@@ -1,8 +1,10 @@
 /// Factory functions for disposables, as in RxSwift.
 public enum Disposables {
     /// A disposable that does nothing.
+    ///
+    /// - Returns: One shared instance: it holds nothing, so every caller can have the same one.
     public static func create() -> Disposable {
-        NopDisposable()
+        NopDisposable.shared
     }
 
     /// A disposable that runs `dispose` once, on the first `dispose()` call.
@@ -29,6 +31,14 @@ public enum Disposables {
 }
 
 /// Does nothing; returned where there is nothing to release.
-struct NopDisposable: Disposable {
+///
+/// A class with one immutable shared instance, so that it fits a `ClassDisposable` slot without a
+/// box or an allocation.
+final class NopDisposable: Disposable {
+    /// The one instance.
+    static let shared = NopDisposable()
+
+    private init() {}
+
     func dispose() {}
 }

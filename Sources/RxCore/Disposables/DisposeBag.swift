@@ -5,23 +5,27 @@
 /// - Note: Thread-safe. Inserting into a bag that is being deallocated is impossible by construction;
 ///   the bag never disposes anything while holding its lock.
 public final class DisposeBag: Sendable {
-    private let disposables = LockedState<[Disposable]>.make([])
+    // In insertion order, the order of disposal. Class instances (every subscription RxCore hands
+    // out) are stored as they are, 16 bytes an entry; a value-type disposable is boxed on insert.
+    private let disposables = LockedState<[ClassDisposable]>.make([])
 
     /// Creates an empty bag.
     public init() {}
 
     /// Adds `disposable`, to be disposed when the bag goes away.
     public func insert(_ disposable: Disposable) {
-        disposables.withLock { $0.append(disposable) }
+        let entry = classDisposable(disposable)
+        disposables.withLock { $0.append(entry) }
     }
 
     /// Adds every one of `disposables`.
     public func insert(_ disposables: Disposable...) {
-        self.disposables.withLock { $0.append(contentsOf: disposables) }
+        let entries = disposables.map(classDisposable)
+        self.disposables.withLock { $0.append(contentsOf: entries) }
     }
 
     deinit {
-        let held = disposables.withLock { held -> [Disposable] in
+        let held = disposables.withLock { held -> [ClassDisposable] in
             defer { held = [] }
             return held
         }

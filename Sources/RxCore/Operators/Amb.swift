@@ -35,7 +35,7 @@ final class AmbObservable<Element>: Observable<Element>, @unchecked Sendable {
         self.sources = sources
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = AmbSink(downstream: observer)
         sink.run(sources)
         return sink

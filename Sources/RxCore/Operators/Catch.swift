@@ -30,7 +30,7 @@ final class CatchObservable<Element>: Observable<Element>, @unchecked Sendable {
         self.handler = handler
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = CatchSink(handler: handler, downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return sink

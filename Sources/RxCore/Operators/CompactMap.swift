@@ -20,7 +20,7 @@ final class CompactMapObservable<Source, Result>: Observable<Result>, @unchecked
         self.transform = transform
     }
 
-    override func subscribe(_ observer: ObserverNode<Result>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
         let sink = CompactMapSink(transform: transform, downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return sink

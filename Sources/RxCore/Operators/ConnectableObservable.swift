@@ -63,7 +63,7 @@ public final class ConnectableObservable<Element>: Observable<Element>, @uncheck
         RefCountObservable(source: self)
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         currentConnection().subject.observable.subscribe(observer)
     }
 

@@ -32,9 +32,9 @@ final class AnonymousObservable<Element>: Observable<Element>, @unchecked Sendab
         super.init()
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = sinkType.init(downstream: observer)
-        sink.setUpstream(subscribeHandler(AnyObserver(node: sink)))
+        sink.setUpstream(classDisposable(subscribeHandler(AnyObserver(node: sink))))
         return disposable(sink, ofType: erasedSinkType)
     }
 }

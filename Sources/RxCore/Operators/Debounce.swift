@@ -25,7 +25,7 @@ final class DebounceObservable<Element>: Observable<Element>, @unchecked Sendabl
         self.scheduler = scheduler
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = DebounceSink(dueTime: dueTime, scheduler: scheduler, downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return sink

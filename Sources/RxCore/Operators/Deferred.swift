@@ -19,13 +19,13 @@ final class DeferredObservable<Element>: Observable<Element>, @unchecked Sendabl
         self.factory = factory
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let source: Observable<Element>
         do {
             source = try factory()
         } catch {
             observer.onError(error)
-            return Disposables.create()
+            return NopDisposable.shared
         }
         return source.subscribe(observer)
     }

@@ -29,7 +29,7 @@ final class DelayObservable<Element>: Observable<Element>, @unchecked Sendable {
         self.scheduler = scheduler
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = DelaySink(dueTime: dueTime, scheduler: scheduler, downstream: observer)
         sink.run(source)
         return sink

@@ -26,13 +26,13 @@ final class DelaySubscriptionObservable<Element>: Observable<Element>, @unchecke
         self.scheduler = scheduler
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = PassThroughSink(downstream: observer)
         // The scheduled action's result is the source's subscription: disposing the action before it
         // runs cancels the timer, and after it ran disposes the subscription.
-        sink.setUpstream(scheduler.scheduleRelative(source, dueTime: dueTime) { source in
+        sink.setUpstream(classDisposable(scheduler.scheduleRelative(source, dueTime: dueTime) { source in
             source.subscribe(sink)
-        })
+        }))
         return sink
     }
 }

@@ -70,7 +70,7 @@ final class DistinctUntilChangedObservable<Element, Key>: Observable<Element>, @
         self.comparer = comparer
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = DistinctUntilChangedSink(keySelector: keySelector, comparer: comparer, downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return sink

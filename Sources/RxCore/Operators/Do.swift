@@ -67,7 +67,7 @@ final class DoObservable<Element>: Observable<Element>, @unchecked Sendable {
         self.handlers = handlers
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         handlers.onSubscribe?()
         let sink = DoSink(handlers: handlers, downstream: observer)
         sink.setUpstream(source.subscribe(sink))

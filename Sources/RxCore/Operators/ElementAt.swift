@@ -33,7 +33,7 @@ final class ElementAtObservable<Element>: Observable<Element>, @unchecked Sendab
         self.index = index
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = ElementAtSink(remaining: index, downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return sink

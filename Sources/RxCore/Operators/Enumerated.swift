@@ -16,7 +16,7 @@ final class EnumeratedObservable<Element>: Observable<(index: Int, element: Elem
         self.source = source
     }
 
-    override func subscribe(_ observer: ObserverNode<(index: Int, element: Element)>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<(index: Int, element: Element)>) -> ClassDisposable {
         let sink = EnumeratedSink(downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return sink

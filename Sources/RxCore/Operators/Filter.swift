@@ -20,7 +20,7 @@ final class FilterObservable<Element>: Observable<Element>, @unchecked Sendable 
         self.predicate = predicate
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = FilterSink(predicate: predicate, downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return sink

@@ -17,7 +17,7 @@ final class FirstObservable<Element>: Observable<Element?>, @unchecked Sendable 
         self.source = source
     }
 
-    override func subscribe(_ observer: ObserverNode<Element?>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element?>) -> ClassDisposable {
         let sink = FirstSink<Element>(downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return sink

@@ -30,7 +30,7 @@ final class FromSequenceObservable<S: Sequence>: Observable<S.Element>, @uncheck
         self.sequence = sequence
     }
 
-    override func subscribe(_ observer: ObserverNode<S.Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<S.Element>) -> ClassDisposable {
         // The disposable returned here only reaches whoever subscribed after this loop ends, so the
         // loop asks the observer chain itself whether anyone still listens (`take(2)` stopped).
         var iterator = sequence.makeIterator()
@@ -40,6 +40,6 @@ final class FromSequenceObservable<S: Sequence>: Observable<S.Element>, @uncheck
         if !observer.isDetached {
             observer.onCompleted()
         }
-        return Disposables.create()
+        return NopDisposable.shared
     }
 }

@@ -16,7 +16,7 @@ final class IgnoreElementsObservable<Element>: Observable<Never>, @unchecked Sen
         self.source = source
     }
 
-    override func subscribe(_ observer: ObserverNode<Never>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Never>) -> ClassDisposable {
         let sink = IgnoreElementsSink<Element>(downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return sink

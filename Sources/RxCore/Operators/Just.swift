@@ -31,18 +31,18 @@ final class JustObservable<Element>: Observable<Element>, @unchecked Sendable {
         self.element = element
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         observer.onNext(element)
         observer.onCompleted()
-        return Disposables.create()
+        return NopDisposable.shared
     }
 }
 
 // @unchecked Sendable: immutable after init.
 final class EmptyObservable<Element>: Observable<Element>, @unchecked Sendable {
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         observer.onCompleted()
-        return Disposables.create()
+        return NopDisposable.shared
     }
 }
 
@@ -54,15 +54,15 @@ final class ErrorObservable<Element>: Observable<Element>, @unchecked Sendable {
         self.error = error
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         observer.onError(error)
-        return Disposables.create()
+        return NopDisposable.shared
     }
 }
 
 // @unchecked Sendable: immutable after init.
 final class NeverObservable<Element>: Observable<Element>, @unchecked Sendable {
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
-        Disposables.create()
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
+        NopDisposable.shared
     }
 }

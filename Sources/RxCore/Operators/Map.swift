@@ -31,7 +31,7 @@ final class MapObservable<Source, Result>: Observable<Result>, @unchecked Sendab
         super.init()
     }
 
-    override func subscribe(_ observer: ObserverNode<Result>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
         let sink = sinkType.init(transform: transform, downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return disposable(sink, ofType: erasedSinkType)

@@ -42,7 +42,7 @@ final class MaterializeObservable<Element>: Observable<Event<Element>>, @uncheck
         self.source = source
     }
 
-    override func subscribe(_ observer: ObserverNode<Event<Element>>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Event<Element>>) -> ClassDisposable {
         let sink = MaterializeSink<Element>(downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return sink
@@ -74,7 +74,7 @@ final class DematerializeObservable<Wrapped: EventConvertible>: Observable<Wrapp
         self.source = source
     }
 
-    override func subscribe(_ observer: ObserverNode<Wrapped.Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Wrapped.Element>) -> ClassDisposable {
         let sink = DematerializeSink<Wrapped>(downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return sink

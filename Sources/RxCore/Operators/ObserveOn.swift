@@ -23,7 +23,7 @@ final class ObserveOnObservable<Element>: Observable<Element>, @unchecked Sendab
         self.scheduler = scheduler
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = ObserveOnSink(scheduler: scheduler, downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return sink

@@ -53,7 +53,7 @@ final class ReduceObservable<Element, Accumulate, Result>: Observable<Result>, @
         self.mapResult = mapResult
     }
 
-    override func subscribe(_ observer: ObserverNode<Result>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
         let sink = ReduceSink(seed: seed, accumulator: accumulator, mapResult: mapResult, downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return sink

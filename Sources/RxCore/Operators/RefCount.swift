@@ -8,7 +8,7 @@ final class RefCountObservable<Element>: Observable<Element>, @unchecked Sendabl
         self.source = source
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         // Count first, then listen, then connect: a synchronous source reaches the first
         // subscriber, and the connection cannot end under a subscriber that is still joining.
         let (connection, mustStart) = source.join()

@@ -49,7 +49,7 @@ final class ScanObservable<Element, Accumulate>: Observable<Accumulate>, @unchec
         self.accumulator = accumulator
     }
 
-    override func subscribe(_ observer: ObserverNode<Accumulate>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Accumulate>) -> ClassDisposable {
         let sink = ScanSink(seed: seed, accumulator: accumulator, downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return sink

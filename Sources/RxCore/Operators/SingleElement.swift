@@ -33,7 +33,7 @@ final class SingleElementObservable<Element>: Observable<Element>, @unchecked Se
         self.predicate = predicate
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = SingleElementSink(predicate: predicate, downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return sink

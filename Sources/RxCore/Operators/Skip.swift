@@ -30,7 +30,7 @@ final class SkipObservable<Element>: Observable<Element>, @unchecked Sendable {
         self.shouldSkip = shouldSkip
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = SkipSink(shouldSkip: shouldSkip, downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return sink

@@ -21,15 +21,15 @@ final class StartWithObservable<Element>: Observable<Element>, @unchecked Sendab
         self.elements = elements
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         for element in elements {
             if observer.isDetached {
-                return Disposables.create()
+                return NopDisposable.shared
             }
             observer.onNext(element)
         }
         if observer.isDetached {
-            return Disposables.create()
+            return NopDisposable.shared
         }
         return source.subscribe(observer)
     }

@@ -26,7 +26,7 @@ final class SubscribeOnObservable<Element>: Observable<Element>, @unchecked Send
         self.scheduler = scheduler
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = PassThroughSink(downstream: observer)
         // The scheduled action's result is the source's subscription, so disposing the action
         // cancels the subscribe if it has not run and disposes the subscription if it has.

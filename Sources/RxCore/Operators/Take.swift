@@ -29,7 +29,7 @@ final class TakeCountObservable<Element>: Observable<Element>, @unchecked Sendab
         self.count = count
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = TakeCountSink(remaining: count, downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return sink

@@ -26,7 +26,7 @@ final class TakeUntilObservable<Element, Other>: Observable<Element>, @unchecked
         self.other = other
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = TakeUntilSink<Element>(downstream: observer)
         let trigger = TakeUntilTrigger<Other, Element>(parent: sink)
         sink.attach(trigger)

@@ -48,7 +48,7 @@ final class TakeWhileObservable<Element>: Observable<Element>, @unchecked Sendab
         self.isLast = isLast
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = TakeWhileSink(isLast: isLast, behavior: behavior, downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return sink

@@ -40,7 +40,7 @@ final class ThrottleObservable<Element>: Observable<Element>, @unchecked Sendabl
         self.scheduler = scheduler
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = ThrottleSink(dueTime: dueTime, latest: latest, scheduler: scheduler, downstream: observer)
         sink.run(source)
         return sink

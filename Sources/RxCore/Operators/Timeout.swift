@@ -49,7 +49,7 @@ final class TimeoutObservable<Element>: Observable<Element>, @unchecked Sendable
         self.scheduler = scheduler
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = TimeoutSink(dueTime: dueTime, other: other, scheduler: scheduler, downstream: observer)
         sink.run(source)
         return sink

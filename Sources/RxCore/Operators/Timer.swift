@@ -31,19 +31,21 @@ final class TimerObservable<Element: FixedWidthInteger>: Observable<Element>, @u
         self.scheduler = scheduler
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = PassThroughSink(downstream: observer)
         if let period {
-            sink.setUpstream(scheduler.schedulePeriodic(Element.zero, startAfter: dueTime, period: period) { count in
+            let timer = scheduler.schedulePeriodic(Element.zero, startAfter: dueTime, period: period) { count in
                 sink.forwardNext(count)
                 return count &+ 1
-            })
+            }
+            sink.setUpstream(classDisposable(timer))
         } else {
-            sink.setUpstream(scheduler.scheduleRelative(sink, dueTime: dueTime) { sink in
+            let timer = scheduler.scheduleRelative(sink, dueTime: dueTime) { sink in
                 sink.forwardNext(Element.zero)
                 sink.forwardCompleted()
                 return Disposables.create()
-            })
+            }
+            sink.setUpstream(classDisposable(timer))
         }
         return sink
     }

@@ -18,7 +18,7 @@ final class ToArrayObservable<Element>: Observable<[Element]>, @unchecked Sendab
         self.source = source
     }
 
-    override func subscribe(_ observer: ObserverNode<[Element]>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<[Element]>) -> ClassDisposable {
         let sink = ToArraySink(downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return sink

@@ -97,7 +97,7 @@ final class RetryWithDelayObservable<Element>: Observable<Element>, @unchecked S
         self.policy = policy
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = RetryWithDelaySink(source: source, policy: policy, downstream: observer)
         sink.start()
         return sink

@@ -90,7 +90,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, @unchecked Sen
         state.dispose(of: Element.self)
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         state.subscribe(observer, owner: self)
     }
 }

@@ -79,7 +79,7 @@ public final class PublishSubject<Element>: Observable<Element>, @unchecked Send
         _ = dropped
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let outcome = state.withLock { state -> Result<SubjectSubscriptionBase, SubjectRejection> in
             switch state.lifecycle {
             case .disposed:
@@ -97,7 +97,7 @@ public final class PublishSubject<Element>: Observable<Element>, @unchecked Send
             return subscription
         case .failure(let rejection):
             observer.on(rejection.event(of: Element.self))
-            return Disposables.create()
+            return NopDisposable.shared
         }
     }
 

@@ -88,7 +88,7 @@ public final class ReplaySubject<Element>: Observable<Element>, @unchecked Senda
         state.dispose(of: Element.self)
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         state.subscribe(observer, owner: self)
     }
 }

@@ -140,7 +140,7 @@ extension LockedState where State == ReplayingSubjectState {
     }
 
     /// Subscribes `observer` to a replaying subject; see `BehaviorSubject` and `ReplaySubject`.
-    func subscribe<Element>(_ observer: ObserverNode<Element>, owner: SubjectObserverRemoving) -> Disposable {
+    func subscribe<Element>(_ observer: ObserverNode<Element>, owner: SubjectObserverRemoving) -> ClassDisposable {
         let outcome = withLock { state -> CatchUpOutcome<Element> in
             let store = unsafeDowncast(state.store, to: ReplayingStore<Element>.self)
             switch state.lifecycle {
@@ -164,7 +164,7 @@ extension LockedState where State == ReplayingSubjectState {
             for event in events {
                 observer.on(event)
             }
-            return Disposables.create()
+            return NopDisposable.shared
         }
     }
 

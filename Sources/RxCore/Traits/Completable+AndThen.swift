@@ -37,11 +37,11 @@ final class AndThenObservable<Element>: Observable<Element>, @unchecked Sendable
         self.second = second
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let firstSubscription = SingleAssignmentDisposable()
         let secondSubscription = SingleAssignmentDisposable()
         let sink = AndThenSink(second: second, secondSubscription: secondSubscription, downstream: observer)
-        sink.setUpstream(Disposables.create(firstSubscription, secondSubscription))
+        sink.setUpstream(CompositeDisposable(firstSubscription, secondSubscription))
         firstSubscription.setDisposable(first.subscribe(sink))
         return sink
     }

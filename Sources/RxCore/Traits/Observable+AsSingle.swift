@@ -16,7 +16,7 @@ final class AsSingleObservable<Element>: Observable<Element>, @unchecked Sendabl
         self.source = source
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = AsSingleSink(downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return sink

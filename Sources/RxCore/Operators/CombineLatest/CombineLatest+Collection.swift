@@ -40,10 +40,10 @@ final class CombineLatestCollectionObservable<SourceElement, Result>: Observable
         self.resultSelector = resultSelector
     }
 
-    override func subscribe(_ observer: ObserverNode<Result>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
         guard !sources.isEmpty else {
             observer.onCompleted()
-            return Disposables.create()
+            return NopDisposable.shared
         }
         let sink = CombineLatestCollectionSink(
             count: sources.count, resultSelector: resultSelector, downstream: observer

@@ -151,7 +151,7 @@ final class CombineLatest2Observable<E1, E2, Result>: Observable<Result>, @unche
         self.resultSelector = resultSelector
     }
 
-    override func subscribe(_ observer: ObserverNode<Result>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
         let sink = CombineLatest2Sink(resultSelector: resultSelector, downstream: observer)
         sink.run(source1, source2)
         return sink
@@ -175,7 +175,7 @@ final class CombineLatest3Observable<E1, E2, E3, Result>: Observable<Result>, @u
         self.resultSelector = resultSelector
     }
 
-    override func subscribe(_ observer: ObserverNode<Result>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
         let sink = CombineLatest3Sink(resultSelector: resultSelector, downstream: observer)
         sink.run(source1, source2, source3)
         return sink
@@ -201,7 +201,7 @@ final class CombineLatest4Observable<E1, E2, E3, E4, Result>: Observable<Result>
         self.resultSelector = resultSelector
     }
 
-    override func subscribe(_ observer: ObserverNode<Result>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
         let sink = CombineLatest4Sink(resultSelector: resultSelector, downstream: observer)
         sink.run(source1, source2, source3, source4)
         return sink

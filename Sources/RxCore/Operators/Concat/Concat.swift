@@ -54,7 +54,7 @@ final class ConcatObservable<Element>: Observable<Element>, @unchecked Sendable 
         self.sources = sources
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = ConcatSink(sources: sources, downstream: observer)
         sink.run()
         return sink

@@ -41,7 +41,7 @@ final class FlatMapLatestObservable<SourceElement, Element>: Observable<Element>
         self.selector = selector
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = FlatMapLatestSink(selector: selector, downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return sink

@@ -84,7 +84,7 @@ final class MergeArrayObservable<Element>: Observable<Element>, @unchecked Senda
         self.sources = sources
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = MergeSink<Observable<Element>, Element>(
             selector: { $0 }, maxConcurrent: .max, dropsWhenBusy: false, downstream: observer
         )
@@ -111,7 +111,7 @@ final class FlatMapObservable<SourceElement, Element>: Observable<Element>, @unc
         self.dropsWhenBusy = dropsWhenBusy
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = MergeSink(
             selector: selector, maxConcurrent: maxConcurrent, dropsWhenBusy: dropsWhenBusy, downstream: observer
         )

@@ -42,7 +42,7 @@ final class RetryObservable<Element>: Observable<Element>, @unchecked Sendable {
         self.maxAttemptCount = maxAttemptCount
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = RetrySink(source: source, maxAttemptCount: maxAttemptCount, downstream: observer)
         sink.resubscribe()
         return sink

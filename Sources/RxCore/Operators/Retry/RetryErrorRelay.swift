@@ -12,13 +12,13 @@ final class RetryErrorRelay<Failure>: Observable<Failure>, @unchecked Sendable {
 
     private let state = LockedState<State>.make(State())
 
-    override func subscribe(_ observer: ObserverNode<Failure>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Failure>) -> ClassDisposable {
         let key = state.withLock { state -> Int in
             defer { state.nextKey += 1 }
             state.observers[state.nextKey] = observer
             return state.nextKey
         }
-        return Disposables.create { [state] in
+        return AnonymousDisposable { [state] in
             _ = state.withLock { $0.observers.removeValue(forKey: key) }
         }
     }

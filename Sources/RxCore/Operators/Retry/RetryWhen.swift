@@ -69,7 +69,7 @@ final class RetryWhenObservable<Element, Failure: Error, Trigger>: Observable<El
         self.notificationHandler = notificationHandler
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let errors = RetryErrorRelay<Failure>()
         let trigger = notificationHandler(errors)
         let sink = RetryWhenSink(source: source, errors: errors, downstream: observer)

@@ -56,8 +56,12 @@ final class SourceObserver<Element>: SubscriptionNode<Element>, @unchecked Senda
 
 /// A fixed group of subscriptions disposed together, without the bookkeeping of
 /// `CompositeDisposable`: the upstream of a multi-source sink.
-struct SubscriptionGroup: Disposable {
-    let members: [Disposable]
+final class SubscriptionGroup: Disposable {
+    let members: [ClassDisposable]
+
+    init(members: [ClassDisposable]) {
+        self.members = members
+    }
 
     func dispose() {
         for member in members {

@@ -40,10 +40,10 @@ final class ZipCollectionObservable<SourceElement, Result>: Observable<Result>, 
         self.resultSelector = resultSelector
     }
 
-    override func subscribe(_ observer: ObserverNode<Result>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
         guard !sources.isEmpty else {
             observer.onCompleted()
-            return Disposables.create()
+            return NopDisposable.shared
         }
         let sink = ZipCollectionSink(count: sources.count, resultSelector: resultSelector, downstream: observer)
         sink.run(sources)

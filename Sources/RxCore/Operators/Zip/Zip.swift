@@ -137,7 +137,7 @@ final class Zip2Observable<E1, E2, Result>: Observable<Result>, @unchecked Senda
         self.resultSelector = resultSelector
     }
 
-    override func subscribe(_ observer: ObserverNode<Result>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
         let sink = Zip2Sink(resultSelector: resultSelector, downstream: observer)
         sink.run(source1, source2)
         return sink
@@ -161,7 +161,7 @@ final class Zip3Observable<E1, E2, E3, Result>: Observable<Result>, @unchecked S
         self.resultSelector = resultSelector
     }
 
-    override func subscribe(_ observer: ObserverNode<Result>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
         let sink = Zip3Sink(resultSelector: resultSelector, downstream: observer)
         sink.run(source1, source2, source3)
         return sink
@@ -187,7 +187,7 @@ final class Zip4Observable<E1, E2, E3, E4, Result>: Observable<Result>, @uncheck
         self.resultSelector = resultSelector
     }
 
-    override func subscribe(_ observer: ObserverNode<Result>) -> Disposable {
+    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
         let sink = Zip4Sink(resultSelector: resultSelector, downstream: observer)
         sink.run(source1, source2, source3, source4)
         return sink

@@ -83,7 +83,7 @@ final class ClientPluginTests: LoopbackClientTestCase {
     func testLoggerRedactsSecrets() throws {
         server.route(.get, "/secret", LoopbackHTTPResponse.json(#"{"id":1,"name":"a"}"#).withHeader("Set-Cookie", "session=s3cr3t"))
         let lines = LineCollector()
-        let client = makeClient(plugins: [NetworkLoggerPlugin(sink: lines.append)])
+        let client = makeClient(plugins: [NetworkLoggerPlugin(logsHeaders: true, sink: lines.append)])
         let single: Single<User> = client.rx.requestObject(
             path: "/secret?access_token=tok123&page=1", parameters: ["api_key": "key456"],
             headers: ["Authorization": "Bearer bearer789", "Cookie": "c=cookie000"]
@@ -91,8 +91,8 @@ final class ClientPluginTests: LoopbackClientTestCase {
         XCTAssertNotNil(success(result(of: single)))
         let text = lines.lines.joined(separator: "\n")
         XCTAssertEqual(lines.lines.count, 2, text)
-        XCTAssertTrue(lines.lines[0].hasPrefix("--> GET http://127.0.0.1:"), text)
-        XCTAssertTrue(lines.lines[1].hasPrefix("<-- 200 GET http://127.0.0.1:"), text)
+        XCTAssertTrue(lines.lines[0].hasPrefix("--> #1 GET http://127.0.0.1:"), text)
+        XCTAssertTrue(lines.lines[1].hasPrefix("<-- #1 200 GET http://127.0.0.1:"), text)
         XCTAssertTrue(text.contains("page=1"), text)
         XCTAssertTrue(text.contains(" ms, 19 bytes"), text)
         for secret in ["tok123", "key456", "bearer789", "cookie000", "s3cr3t"] {

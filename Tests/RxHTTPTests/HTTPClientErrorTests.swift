@@ -32,13 +32,13 @@ final class HTTPClientErrorTests: XCTestCase {
 
     func testClassifiesSystemErrors() {
         func code(_ urlErrorCode: Int) -> HTTPClientError.Code {
-            HTTPCall<Void>.classify(NSError(domain: NSURLErrorDomain, code: urlErrorCode)).code
+            URLErrorClassification.classify(NSError(domain: NSURLErrorDomain, code: urlErrorCode), url: nil).code
         }
         XCTAssertEqual(code(NSURLErrorTimedOut), .timedOut)
         XCTAssertEqual(code(NSURLErrorCancelled), .cancelled)
         XCTAssertEqual(code(NSURLErrorCannotConnectToHost), .transport)
         XCTAssertEqual(code(NSURLErrorNetworkConnectionLost), .transport)
         XCTAssertEqual(code(NSURLErrorBadURL), .invalidRequest)
-        XCTAssertEqual(HTTPCall<Void>.classify(HTTPClientError(.refreshFailed)).code, .refreshFailed)
+        XCTAssertEqual(URLErrorClassification.classify(HTTPClientError(.refreshFailed), url: nil).code, .refreshFailed)
     }
 }

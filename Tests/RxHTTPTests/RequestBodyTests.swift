@@ -18,9 +18,9 @@ final class RequestBodyTests: XCTestCase {
         XCTAssertEqual(Set(compacted.keys), ["a", "d"])
     }
 
-    func testPairsAreSortedAndFlattened() {
+    func testPairsAreSortedAndFlattened() throws {
         let nested: [String: Any?] = ["y": "2", "x": nil]
-        let pairs = ParameterValues.pairs(["z": true, "a": [1, 2], "m": nested, "b": 1.5, "c": false])
+        let pairs = try ParameterValues.pairs(["z": true, "a": [1, 2], "m": nested, "b": 1.5, "c": false])
         XCTAssertEqual(pairs.map { "\($0.0)=\($0.1)" }, ["a[]=1", "a[]=2", "b=1.5", "c=false", "m[y]=2", "z=true"])
     }
 

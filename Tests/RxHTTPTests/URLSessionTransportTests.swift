@@ -16,11 +16,14 @@ final class URLSessionTransportTests: LoopbackClientTestCase {
         XCTAssertNil(server.requests.last?.header("Cookie"))
     }
 
-    func testIdleTimeoutsAreWholeSecondsOfAtLeastOne() {
-        XCTAssertEqual(URLSessionTransport.idleTimeout(0.25), 1)
-        XCTAssertEqual(URLSessionTransport.idleTimeout(1.5), 2)
-        XCTAssertEqual(URLSessionTransport.idleTimeout(15), 15)
-        XCTAssertEqual(URLSessionTransport.idleTimeout(.infinity), 60)
+    func testURLSessionsOwnTimeoutsAreWholeSecondsOneLaterThanOurs() {
+        XCTAssertEqual(URLSessionTransport.sessionTimeout(0.25), 2)
+        XCTAssertEqual(URLSessionTransport.sessionTimeout(1.5), 3)
+        XCTAssertEqual(URLSessionTransport.sessionTimeout(15), 16)
+        XCTAssertEqual(URLSessionTransport.sessionTimeout(.infinity), 1_000_000_001)
+        XCTAssertEqual(URLSessionTransport.sessionTimeout(1e300), 1_000_000_001)
+        XCTAssertEqual(URLSessionTransport.sessionTimeout(.nan), 16)
+        XCTAssertEqual(URLSessionTransport.sessionTimeout(-3), 16)
     }
 
     func testTransportUsedDirectly() throws {

@@ -51,3 +51,15 @@ final class ReachabilityURLTests: RxTestCase {
         XCTAssertFalse(defaults.isProbing, "nothing probes before a subscription")
     }
 }
+
+/// Absurd probe intervals and time-outs are clamped, never a trap.
+final class ReachabilityIntervalBoundsTests: XCTestCase {
+    func testAbsurdIntervalsAreClamped() {
+        for interval in [Double.nan, -1, .infinity, 1e300, -.infinity, 9.3e15] {
+            let reachability = Reachability(host: "127.0.0.1", port: 9, probeInterval: interval, timeout: interval, unreachableProbeInterval: interval)
+            XCTAssertFalse(reachability.probeInterval.isNaN)
+            XCTAssertGreaterThan(reachability.probeInterval, 0)
+            reachability.status.subscribe().dispose()
+        }
+    }
+}

@@ -17,23 +17,31 @@ extension ObservableType {
     ///     (a daemon's main queue may never run).
     ///   - didBecomeReachable: Emits when the network comes back; `.never()` to wait for timers only.
     ///   - shouldRetry: Whether an error is worth another attempt; the error is passed on otherwise.
+    ///   - onRetry: Told about each retry just before it subscribes again: the attempt number, the
+    ///     error, the planned delay and whether the timer or `didBecomeReachable` ended the wait.
+    ///     Runs on the thread that ended the wait.
     /// - Returns: The source's elements across attempts; the last error, unchanged, if every attempt
     ///   failed or `shouldRetry` refused.
     /// - Note: Disposing while waiting cancels the timer and the reachability subscription.
-    ///   Thread-safe: the timer and the reachability signal may fire on any thread.
+    ///   Thread-safe: the timer and the reachability signal may fire on any thread. Over an
+    ///   `HTTPClient` that retries itself, pass `shouldRetry: { $0.isTransient }` (or
+    ///   `isRetryable`): errors the client's own policy already judged are then passed on instead of
+    ///   multiplying its attempts.
     public func retry(
         _ maxAttemptCount: Int = .max,
         delay: DelayOptions,
         scheduler: SchedulerType = ConcurrentDispatchQueueScheduler.background,
         didBecomeReachable: Observable<Void> = .never(),
-        shouldRetry: @escaping (Error) -> Bool = { _ in true }
+        shouldRetry: @escaping (Error) -> Bool = { _ in true },
+        onRetry: (@Sendable (RetryNotification<Error>) -> Void)? = nil
     ) -> Observable<Element> {
         retry(
             maxAttemptCount,
             delayFor: { retryNumber, _ in delay.make(retryNumber) },
             scheduler: scheduler,
             didBecomeReachable: didBecomeReachable,
-            shouldRetry: shouldRetry
+            shouldRetry: shouldRetry,
+            onRetry: onRetry
         )
     }
 
@@ -44,7 +52,8 @@ extension ObservableType {
         delayFor: @escaping (Int, Error) -> Double,
         scheduler: SchedulerType,
         didBecomeReachable: Observable<Void>,
-        shouldRetry: @escaping (Error) -> Bool
+        shouldRetry: @escaping (Error) -> Bool,
+        onRetry: (@Sendable (RetryNotification<Error>) -> Void)? = nil
     ) -> Observable<Element> {
         RetryWithDelayObservable(
             source: asObservable(),
@@ -53,7 +62,8 @@ extension ObservableType {
                 delayFor: delayFor,
                 scheduler: scheduler,
                 didBecomeReachable: didBecomeReachable,
-                shouldRetry: shouldRetry
+                shouldRetry: shouldRetry,
+                onRetry: onRetry
             )
         )
     }
@@ -66,14 +76,16 @@ extension Single {
         delay: DelayOptions,
         scheduler: SchedulerType = ConcurrentDispatchQueueScheduler.background,
         didBecomeReachable: Observable<Void> = .never(),
-        shouldRetry: @escaping (Error) -> Bool = { _ in true }
+        shouldRetry: @escaping (Error) -> Bool = { _ in true },
+        onRetry: (@Sendable (RetryNotification<Error>) -> Void)? = nil
     ) -> Single<Element> {
         Single(unchecked: source.retry(
             maxAttemptCount,
             delay: delay,
             scheduler: scheduler,
             didBecomeReachable: didBecomeReachable,
-            shouldRetry: shouldRetry
+            shouldRetry: shouldRetry,
+            onRetry: onRetry
         ))
     }
 }
@@ -85,6 +97,7 @@ struct RetryWithDelayPolicy {
     let scheduler: SchedulerType
     let didBecomeReachable: Observable<Void>
     let shouldRetry: (Error) -> Bool
+    let onRetry: (@Sendable (RetryNotification<Error>) -> Void)?
 }
 
 // @unchecked Sendable: immutable after init.

@@ -1,3 +1,4 @@
+import Foundation
 /// The state machine behind `retry(_:delay:scheduler:didBecomeReachable:shouldRetry:)`.
 ///
 /// Phases: `running(attempt)` while a subscription to the source is live; `waiting(generation)`
@@ -22,6 +23,10 @@ final class RetryWithDelaySink<Element>: Sink<Element, Element>, @unchecked Send
         var restartRequested = false
         /// The timer and reachability subscription of the current wait.
         var pendingWait: Disposable?
+        /// What the current wait is for, told to `onRetry` when it ends.
+        var waitError: Error?
+        var waitDelay: Double = 0
+        var waitStarted = Date.distantPast
     }
 
     private let source: Observable<Element>
@@ -101,17 +106,23 @@ final class RetryWithDelaySink<Element>: Sink<Element, Element>, @unchecked Send
     }
 
     private func wait(beforeRetry retryNumber: Int, after error: Error) {
-        let generation = state.withLock { $0.generation }
         let requested = policy.delayFor(retryNumber, error)
         let seconds = requested.isNaN ? 0 : max(0, requested)
+        let now = policy.scheduler.now
+        let generation = state.withLock { state -> Int in
+            state.waitError = error
+            state.waitDelay = seconds
+            state.waitStarted = now
+            return state.generation
+        }
         if seconds == 0 {
-            restart(generation: generation)
+            restart(generation: generation, trigger: .immediate)
             return
         }
         let timer: Disposable
         if seconds.isFinite {
             timer = policy.scheduler.scheduleRelative((), dueTime: .seconds(seconds)) { [weak self] _ in
-                self?.restart(generation: generation)
+                self?.restart(generation: generation, trigger: .timer)
                 return Disposables.create()
             }
         } else {
@@ -119,7 +130,7 @@ final class RetryWithDelaySink<Element>: Sink<Element, Element>, @unchecked Send
         }
         // The signal may fire while we subscribe (even synchronously, within `subscribe`).
         let reachable = policy.didBecomeReachable.subscribe(
-            onNext: { [weak self] in self?.restart(generation: generation) }
+            onNext: { [weak self] in self?.restart(generation: generation, trigger: .reachability) }
         )
         let pending = Disposables.create(timer, reachable)
         let stillWaiting = state.withLock { state -> Bool in
@@ -134,15 +145,25 @@ final class RetryWithDelaySink<Element>: Sink<Element, Element>, @unchecked Send
 
     /// Starts the next attempt if the wait for `generation` is still current; a no-op otherwise, so
     /// the loser of the timer/reachability race, or a second signal, restarts nothing.
-    private func restart(generation: Int) {
-        let claimed = state.withLock { state -> (claimed: Bool, wait: Disposable?) in
-            guard case .waiting(let current) = state.phase, current == generation else { return (false, nil) }
+    private func restart(generation: Int, trigger: RetryTrigger) {
+        let now = policy.scheduler.now
+        let claimed = state.withLock { state -> (claimed: Bool, wait: Disposable?, notification: RetryNotification<Error>?) in
+            guard case .waiting(let current) = state.phase, current == generation else { return (false, nil, nil) }
             state.phase = .running
-            defer { state.pendingWait = nil }
-            return (true, state.pendingWait)
+            defer { state.pendingWait = nil; state.waitError = nil }
+            let notification = state.waitError.map {
+                RetryNotification(
+                    attempt: state.attempts + 1, error: $0, delay: state.waitDelay, trigger: trigger,
+                    waited: max(0, now.timeIntervalSince(state.waitStarted))
+                )
+            }
+            return (true, state.pendingWait, notification)
         }
         guard claimed.claimed else { return }
         claimed.wait?.dispose()
+        if let notification = claimed.notification {
+            policy.onRetry?(notification)
+        }
         subscribeLoop()
     }
 

@@ -1,54 +1,77 @@
 import Foundation
 import RxCore
 
-/// One send of a request, from plugins to delivery: the state machine behind `HTTPRequestHandle`.
+/// One call of the client, from its first attempt to its one delivery: the client's single retry
+/// loop (a loop around one send, asking `RetryPolicy.decide` after each failed attempt).
 ///
-/// Phases: `waiting` (built, maybe held) → `sending` (plugins ran, transport running) →
-/// `receiving` (the transport answered; plugins and decoding run) → `finished`; `cancelled` from
-/// any phase before `finished`. The transport may answer before its `send` has returned: once
-/// `receiving`, the exchange it returns is not kept (it holds this call through its completion). The completion runs exactly once:
-/// with the result, or with `.cancelled` when cancelled first. Plugins that saw `willSend` see
-/// exactly one `didReceive`.
+/// Phases: `queued` (built; maybe held by a suspended client) → `sending(n)` (plugins ran, the
+/// transport is running attempt n) → `receiving(n)` (the transport answered; plugins and decoding
+/// run) → either `finished`, or `waiting` (between attempts: a timer and the host's reachability
+/// race to end the wait, the first wins) → `queued` again. Any phase but `finished` can be
+/// terminated: cancelled by the caller, timed out by the deadline, stopped by a shutdown.
+///
+/// Guarantees: the completion runs exactly once, on the client's callback queue, never
+/// synchronously inside the call that made the request; plugins that saw `willSend` see exactly
+/// one `didReceive` for that attempt; the request (and its `Idempotency-Key`) is built once and
+/// every attempt sends it again; the transport may answer before its `send` returns, and the
+/// exchange it returns is then not kept (it holds this call through its completion).
 // @unchecked Sendable: mutable state lives in one LockedState; the other properties are immutable.
-final class HTTPCall<Output>: HeldCall, @unchecked Sendable {
-    private enum Phase {
-        case waiting
-        case sending
-        case receiving
+final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
+    private enum Phase: Equatable {
+        case queued
+        case sending(attempt: Int)
+        case receiving(attempt: Int)
+        case waiting(generation: Int)
         case finished
-        case cancelled
     }
 
     typealias Decode = (HTTPResponse, ResponseDecodingContext) throws -> Output
     typealias Completion = (Result<Output, HTTPClientError>) -> Void
 
     private struct State {
-        var phase = Phase.waiting
+        var phase = Phase.queued
+        var attempts = 0
+        var generation = 0
         var transportTask: Disposable?
         var sentRequest: URLRequest?
+        var sentInfo: HTTPRequestInfo?
         var pluginsAwaitReceive = false
+        var wait: Disposable?
+        var waitStarted = Date.distantPast
+        var plannedDelay: TimeInterval = 0
+        var deadlineTimer: Disposable?
+        var lastError: HTTPClientError?
+        var wasCancelled = false
         var decode: Decode?
         var completion: Completion?
     }
 
+    /// What a call sends and how it may be repeated.
+    struct Plan {
+        var request: URLRequest
+        var method: HTTPMethod
+        var path: String
+        var requestName: String
+        var authorizationType: AuthorizationType?
+        var declaresAuthorization: Bool
+        var timeout: TimeInterval
+        var bypassesSuspension: Bool
+        var policy: RetryPolicy
+        var idempotency: Idempotency
+    }
+
     let id: UInt64
     private let client: HTTPClient
-    private let urlRequest: URLRequest?
-    private let info: HTTPRequestInfo
+    private let plan: Plan
+    /// The scheduler time by which everything must be over, if the policy has a deadline.
+    private let deadlineAt: Date?
     private let state: LockedState<State>
 
-    init(
-        client: HTTPClient,
-        id: UInt64,
-        urlRequest: URLRequest?,
-        info: HTTPRequestInfo,
-        decode: @escaping Decode,
-        completion: @escaping Completion
-    ) {
+    init(client: HTTPClient, id: UInt64, plan: Plan, decode: @escaping Decode, completion: @escaping Completion) {
         self.client = client
         self.id = id
-        self.urlRequest = urlRequest
-        self.info = info
+        self.plan = plan
+        self.deadlineAt = plan.policy.deadline.map { plan.policy.scheduler.now.addingTimeInterval($0) }
         self.state = .make(State(decode: decode, completion: completion))
         Resources.incrementTotal()
     }
@@ -58,26 +81,76 @@ final class HTTPCall<Output>: HeldCall, @unchecked Sendable {
     }
 
     var isCancelled: Bool {
-        state.withLock { $0.phase == .cancelled }
+        state.withLock { $0.wasCancelled }
     }
 
-    /// Runs `prepare` of every plugin, validates the headers, runs `willSend` and starts the
-    /// transport.
+    private var retryPolicy: RetryPolicy { plan.policy }
+
+    // MARK: Start and attempts
+
+    /// Registers with the client, arms the deadline and queues the first attempt.
+    func start() {
+        guard client.admit(self) else {
+            refuse(HTTPClientError(.shutdown, message: "the client is shutting down", url: plan.request.url, phase: .notSent))
+            return
+        }
+        if let deadline = retryPolicy.deadline {
+            let timer = retryPolicy.scheduler.scheduleRelative((), dueTime: .seconds(deadline)) { [weak self] _ in
+                self?.deadlinePassed()
+                return Disposables.create()
+            }
+            let stale = state.withLock { state -> Disposable? in
+                guard state.phase != .finished else { return timer }
+                state.deadlineTimer = timer
+                return nil
+            }
+            stale?.dispose()
+        }
+        client.enqueue(self, bypassesSuspension: plan.bypassesSuspension)
+    }
+
+    /// Sends the next attempt: plugins' `prepare`, header validation, `willSend`, the transport.
+    /// Does nothing unless queued; once the client is shutting down, fails with `.shutdown`.
     func transmit() {
-        guard var request = urlRequest, state.withLock({ $0.phase == .waiting }) else { return }
+        guard !client.isShuttingDown else {
+            clientIsShuttingDown()
+            return
+        }
+        let attempt = state.withLock { state -> Int? in
+            guard state.phase == .queued else { return nil }
+            state.attempts += 1
+            state.phase = .sending(attempt: state.attempts)
+            return state.attempts
+        }
+        guard let attempt else { return }
+        var request = plan.request
+        let info = HTTPRequestInfo(
+            id: attempt == 1 ? id : client.makeRequestID(), method: plan.method, path: plan.path,
+            authorizationType: plan.authorizationType, declaresAuthorization: plan.declaresAuthorization,
+            requestName: plan.requestName, callID: id, attempt: attempt
+        )
         for plugin in client.plugins {
             request = plugin.prepare(request, info: info)
         }
         do throws(HTTPClientError) {
             try HeaderValidation.validate(request.allHTTPHeaderFields ?? [:], url: request.url)
         } catch {
-            fail(error)
+            failLater(error, ifStill: .sending(attempt: attempt))
             return
         }
+        if let timeLeft = timeLeft() {
+            guard timeLeft > 0 else {
+                terminate(.deadline, onlyIf: { $0 == .sending(attempt: attempt) })
+                return
+            }
+            if timeLeft < plan.timeout {
+                request.timeoutInterval = timeLeft
+            }
+        }
         let proceed = state.withLock { state -> Bool in
-            guard state.phase == .waiting else { return false }
-            state.phase = .sending
+            guard state.phase == .sending(attempt: attempt) else { return false }
             state.sentRequest = request
+            state.sentInfo = info
             state.pluginsAwaitReceive = true
             return true
         }
@@ -85,146 +158,339 @@ final class HTTPCall<Output>: HeldCall, @unchecked Sendable {
         for plugin in client.plugins {
             plugin.willSend(request, info: info)
         }
-        guard state.withLock({ $0.phase == .sending }) else { return }
+        guard state.withLock({ $0.phase == .sending(attempt: attempt) }) else { return }
         let inline = client.transportCallsBackOnCallbackQueue
-        let task = client.transport.send(request) { [self] result in
-            let mapped = result.mapError(Self.classify)
+        let url = request.url
+        let task = client.transport.send(request, options: client.transportOptions) { [self] result in
+            let mapped = result.mapError { URLErrorClassification.classify($0, url: url) }
             if inline {
-                process(mapped)
+                attemptEnded(mapped, attempt: attempt)
             } else {
-                client.callbackQueue.async { self.process(mapped) }
+                client.callbackQueue.async { self.attemptEnded(mapped, attempt: attempt) }
             }
         }
-        let stale = state.withLock { state -> Disposable? in
-            guard state.phase == .sending, state.transportTask == nil else {
-                return state.phase == .cancelled ? task : nil
-            }
+        let keep = state.withLock { state -> Bool in
+            guard state.phase == .sending(attempt: attempt), state.transportTask == nil else { return false }
             state.transportTask = task
-            return nil
+            return true
         }
-        stale?.dispose()
-    }
-
-    /// Cancels the request: removes it from the hold queue or cancels the transport, then
-    /// delivers `.cancelled` on the callback queue. Does nothing once finished.
-    func cancel() {
-        let action = state.withLock { state -> (wasWaiting: Bool, task: Disposable?, notify: URLRequest?)? in
-            switch state.phase {
-            case .finished, .cancelled:
-                return nil
-            case .waiting, .sending, .receiving:
-                let wasWaiting = state.phase == .waiting
-                state.phase = .cancelled
-                let notify = state.pluginsAwaitReceive ? state.sentRequest : nil
-                state.pluginsAwaitReceive = false
-                defer { state.transportTask = nil }
-                return (wasWaiting, state.transportTask, notify)
-            }
-        }
-        guard let action else { return }
-        if action.wasWaiting {
-            client.removeHeld(id: id)
-        }
-        action.task?.dispose()
-        let cancelled = HTTPClientError(.cancelled, message: "the request was cancelled", url: urlRequest?.url)
-        client.callbackQueue.async { [self] in
-            if let request = action.notify {
-                for plugin in client.plugins {
-                    plugin.didReceive(.failure(cancelled), request: request, info: info)
-                }
-            }
-            let completion = state.withLock { state in
-                defer { state.completion = nil; state.decode = nil }
-                return state.completion
-            }
-            completion?(.failure(cancelled))
+        if !keep {
+            // Cancelled meanwhile (then this cancels the exchange), or already answered (then
+            // disposing a finished exchange does nothing).
+            task.dispose()
         }
     }
 
-    /// Fails the call before anything was sent (the request could not be built), on the
-    /// callback queue: never synchronously inside the call that made the request.
-    func fail(_ error: HTTPClientError) {
-        client.callbackQueue.async { [self] in
-            deliver(.failure(error), ifStill: .waiting)
-        }
-    }
-
-    /// On the callback queue: plugins, status validation, decoding, delivery.
-    private func process(_ transportResult: Result<HTTPResponse, HTTPClientError>) {
-        let claim = state.withLock { state -> (request: URLRequest, notify: Bool, decode: Decode)? in
-            guard state.phase == .sending, let request = state.sentRequest, let decode = state.decode else { return nil }
-            state.phase = .receiving
+    /// On the callback queue: status validation, plugins, then decoding or the retry decision.
+    private func attemptEnded(_ transportResult: Result<HTTPResponse, HTTPClientError>, attempt: Int) {
+        let claim = state.withLock { state -> (request: URLRequest, info: HTTPRequestInfo, notify: Bool, decode: Decode)? in
+            guard state.phase == .sending(attempt: attempt), let request = state.sentRequest,
+                  let info = state.sentInfo, let decode = state.decode else { return nil }
+            state.phase = .receiving(attempt: attempt)
             defer { state.pluginsAwaitReceive = false; state.transportTask = nil }
-            return (request, state.pluginsAwaitReceive, decode)
+            return (request, info, state.pluginsAwaitReceive, decode)
         }
         guard let claim else { return }
-        var result = transportResult.flatMap { response -> Result<HTTPResponse, HTTPClientError> in
-            guard client.configuration.acceptableStatusCodes.contains(response.statusCode) else {
-                return .failure(HTTPClientError(
-                    .unacceptableStatusCode,
-                    message: "status \(response.statusCode) is not acceptable",
-                    statusCode: response.statusCode, body: response.body, url: response.url ?? claim.request.url,
-                    headers: response.headers
-                ))
-            }
-            return .success(response)
-        }
+        var result = transportResult.flatMap { validate($0, request: claim.request) }
         if claim.notify {
             for plugin in client.plugins {
-                plugin.didReceive(result, request: claim.request, info: info)
+                plugin.didReceive(result, request: claim.request, info: claim.info)
             }
         }
         for plugin in client.plugins {
-            result = plugin.process(result, info: info)
+            result = plugin.process(result, info: claim.info)
         }
-        let output: Result<Output, HTTPClientError> = result.flatMap { response in
-            let context = ResponseDecodingContext(
-                decoder: client.configuration.jsonDecoder, envelope: client.configuration.envelope
-            )
-            do {
-                return .success(try claim.decode(response, context))
-            } catch let error as HTTPClientError {
-                return .failure(error)
-            } catch {
-                return .failure(HTTPClientError(
-                    .decodeError, message: HTTPClientError.describe(error),
-                    statusCode: response.statusCode, body: response.body, url: response.url, underlying: error
-                ))
-            }
+        switch result {
+        case .success(let response):
+            finish(decode(response, with: claim.decode), ifStill: .receiving(attempt: attempt))
+        case .failure(let error):
+            decideAfter(error, attempt: attempt)
         }
-        deliver(output, ifStill: .receiving)
     }
 
-    /// Delivers `result` if the call is still in `phase` (not cancelled or finished meanwhile).
-    private func deliver(_ result: Result<Output, HTTPClientError>, ifStill phase: Phase) {
-        let completion = state.withLock { state -> Completion? in
-            guard state.phase == phase else { return nil }
+    /// The acceptable statuses, and the body limit for transports that do not enforce it.
+    private func validate(_ response: HTTPResponse, request: URLRequest) -> Result<HTTPResponse, HTTPClientError> {
+        let url = response.url ?? request.url
+        guard response.body.count <= client.transportOptions.maxResponseBodySize else {
+            return .failure(HTTPClientError(
+                .responseTooLarge, message: "the response body passed the limit of \(client.transportOptions.maxResponseBodySize) bytes",
+                statusCode: response.statusCode, url: url, headers: response.headers, phase: .responded
+            ))
+        }
+        guard client.configuration.acceptableStatusCodes.contains(response.statusCode) else {
+            return .failure(HTTPClientError(
+                .unacceptableStatusCode, message: "status \(response.statusCode) is not acceptable",
+                statusCode: response.statusCode, body: response.body, url: url, headers: response.headers
+            ))
+        }
+        return .success(response)
+    }
+
+    private func decode(_ response: HTTPResponse, with decode: Decode) -> Result<Output, HTTPClientError> {
+        let context = ResponseDecodingContext(decoder: client.configuration.jsonDecoder, envelope: client.configuration.envelope)
+        do {
+            return .success(try decode(response, context))
+        } catch let error as HTTPClientError {
+            return .failure(error)
+        } catch {
+            return .failure(HTTPClientError(
+                .decodeError, message: HTTPClientError.describe(error),
+                statusCode: response.statusCode, body: response.body, url: response.url, underlying: error
+            ))
+        }
+    }
+
+    // MARK: Retry
+
+    /// Asks the policy about a failed attempt: delivers the error, or starts the wait.
+    private func decideAfter(_ failure: HTTPClientError, attempt: Int) {
+        var error = failure
+        error.isSafeToRepeat = plan.idempotency.allowsRepeatAfterSending(plan.method, idempotentMethods: retryPolicy.retryableMethods)
+        let decision = retryPolicy.decide(
+            after: error, attemptsMade: attempt, method: plan.method, idempotency: plan.idempotency,
+            timeLeft: timeLeft(), now: Date()
+        )
+        switch decision {
+        case .stop(var final):
+            final.decidedByRetryPolicy = retryPolicy.maxAttempts > 1
+            finish(.failure(final), ifStill: .receiving(attempt: attempt))
+        case .retry(let delay):
+            guard !client.isShuttingDown else {
+                finish(.failure(shutdownError(stopping: error)), ifStill: .receiving(attempt: attempt))
+                return
+            }
+            wait(delay, after: error, attempt: attempt)
+        }
+    }
+
+    /// Waits `delay` seconds, or until the host is reachable again, whichever comes first.
+    private func wait(_ delay: TimeInterval, after error: HTTPClientError, attempt: Int) {
+        let scheduler = retryPolicy.scheduler
+        let generation = state.withLock { state -> Int? in
+            guard state.phase == .receiving(attempt: attempt) else { return nil }
+            state.generation += 1
+            state.phase = .waiting(generation: state.generation)
+            state.lastError = error
+            state.waitStarted = scheduler.now
+            state.plannedDelay = delay
+            return state.generation
+        }
+        guard let generation else { return }
+        guard delay > 0 else {
+            endWait(generation: generation, trigger: .immediate)
+            return
+        }
+        let timer = scheduler.scheduleRelative((), dueTime: .seconds(delay)) { [weak self] _ in
+            self?.endWait(generation: generation, trigger: .timer)
+            return Disposables.create()
+        }
+        var pieces: [Disposable] = [timer]
+        if retryPolicy.retriesWhenReachable, let url = plan.request.url, let reachability = client.reachability(for: url) {
+            // May fire at once, within `subscribe`: endWait claims the generation under the lock.
+            pieces.append(reachability.didBecomeReachable.subscribe(onNext: { [weak self] in
+                self?.endWait(generation: generation, trigger: .reachability)
+            }))
+        }
+        let pending = Disposables.create(pieces)
+        let stale = state.withLock { state -> Bool in
+            guard state.phase == .waiting(generation: generation) else { return true }
+            state.wait = pending
+            return false
+        }
+        if stale {
+            pending.dispose()
+        }
+    }
+
+    /// Ends the wait of `generation` (the first of timer and reachability wins; a late signal finds
+    /// nothing to do), tells `onRetry`, and queues the next attempt.
+    private func endWait(generation: Int, trigger: RetryTrigger) {
+        let now = retryPolicy.scheduler.now
+        let claimed = state.withLock { state -> (wait: Disposable?, notification: RetryNotification<HTTPClientError>?)? in
+            guard state.phase == .waiting(generation: generation) else { return nil }
+            state.phase = .queued
+            defer { state.wait = nil }
+            let notification = state.lastError.map {
+                RetryNotification(
+                    attempt: state.attempts + 1, error: $0, delay: state.plannedDelay, trigger: trigger,
+                    waited: max(0, now.timeIntervalSince(state.waitStarted))
+                )
+            }
+            return (state.wait, notification)
+        }
+        guard let claimed else { return }
+        claimed.wait?.dispose()
+        if let notification = claimed.notification {
+            retryPolicy.onRetry?(notification)
+        }
+        client.enqueue(self, bypassesSuspension: plan.bypassesSuspension)
+    }
+
+    /// Seconds left before the deadline, on the policy's clock; nil without a deadline.
+    private func timeLeft() -> TimeInterval? {
+        deadlineAt.map { $0.timeIntervalSince(retryPolicy.scheduler.now) }
+    }
+
+    // MARK: Ending early
+
+    private enum Termination {
+        case cancelled
+        case deadline
+        case shutdown
+    }
+
+    /// Cancels the call: removes it from the hold queue, cancels its transport or its wait, and
+    /// delivers `.cancelled`. Does nothing once finished.
+    func cancel() {
+        terminate(.cancelled, onlyIf: { _ in true })
+    }
+
+    /// The client began shutting down: a call that is queued or waiting to retry fails with
+    /// `.shutdown`; one in flight finishes (without retrying) or is cancelled at the grace
+    /// period's end.
+    func clientIsShuttingDown() {
+        terminate(.shutdown, onlyIf: { phase in
+            if case .queued = phase { return true }
+            if case .waiting = phase { return true }
+            return false
+        })
+    }
+
+    /// The shutdown's grace period ended: whatever is left fails with `.shutdown`.
+    func gracePeriodEnded() {
+        terminate(.shutdown, onlyIf: { _ in true })
+    }
+
+    private func deadlinePassed() {
+        terminate(.deadline, onlyIf: { phase in
+            if case .receiving = phase { return false }
+            return true
+        })
+    }
+
+    private func terminate(_ reason: Termination, onlyIf allowed: (Phase) -> Bool) {
+        typealias Action = (wasQueued: Bool, task: Disposable?, wait: Disposable?, timer: Disposable?,
+                            notify: (request: URLRequest, info: HTTPRequestInfo)?, error: HTTPClientError)
+        let action = state.withLock { state -> Action? in
+            guard state.phase != .finished, allowed(state.phase) else { return nil }
+            let wasQueued = state.phase == .queued
+            let wasSending: Bool
+            if case .sending = state.phase { wasSending = true } else { wasSending = false }
+            let error = terminationError(reason, attempts: state.attempts, lastError: state.lastError, wasSending: wasSending)
             state.phase = .finished
+            state.wasCancelled = reason == .cancelled
+            let notify = state.pluginsAwaitReceive ? state.sentRequest.flatMap { request in state.sentInfo.map { (request, $0) } } : nil
+            defer {
+                state.pluginsAwaitReceive = false
+                state.transportTask = nil
+                state.wait = nil
+                state.deadlineTimer = nil
+            }
+            return (wasQueued, state.transportTask, state.wait, state.deadlineTimer, notify, error)
+        }
+        guard let action else { return }
+        if action.wasQueued {
+            client.removeHeld(id: id)
+        }
+        action.task?.dispose()
+        action.wait?.dispose()
+        action.timer?.dispose()
+        let error = action.error
+        let notify = action.notify
+        client.callbackQueue.async { [self] in
+            if let notify {
+                for plugin in client.plugins {
+                    plugin.didReceive(.failure(error), request: notify.request, info: notify.info)
+                }
+            }
+            takeCompletion()?(.failure(error))
+            client.callFinished(id: id)
+        }
+    }
+
+    /// The completion, once: the phase is already `finished` when this is called.
+    private func takeCompletion() -> Completion? {
+        state.withLock { state in
             defer { state.completion = nil; state.decode = nil }
             return state.completion
         }
-        completion?(result)
     }
 
-    /// Maps a transport error to the client's error type.
-    static func classify(_ error: any Error) -> HTTPClientError {
-        if let error = error as? HTTPClientError {
-            return error
-        }
-        let nsError = error as NSError
-        let url = (nsError.userInfo[NSURLErrorFailingURLErrorKey] as? URL)
-        if nsError.domain == NSURLErrorDomain {
-            switch nsError.code {
-            case NSURLErrorTimedOut:
-                return HTTPClientError(.timedOut, message: "the server did not answer in time", url: url, underlying: error)
-            case NSURLErrorCancelled:
-                return HTTPClientError(.cancelled, message: "the transport cancelled the request", url: url, underlying: error)
-            case NSURLErrorBadURL, NSURLErrorUnsupportedURL:
-                return HTTPClientError(.invalidRequest, message: "the transport rejected the URL", url: url, underlying: error)
-            default:
-                break
+    private func terminationError(_ reason: Termination, attempts: Int, lastError: HTTPClientError?, wasSending: Bool) -> HTTPClientError {
+        let url = plan.request.url
+        var error: HTTPClientError
+        switch reason {
+        case .cancelled:
+            error = HTTPClientError(.cancelled, message: "the request was cancelled", url: url,
+                                    phase: attempts == 0 ? .notSent : .sentWithoutResponse)
+        case .shutdown:
+            error = shutdownError(stopping: wasSending ? nil : lastError)
+            if wasSending {
+                error.message = "the client's shutdown grace period ended while the request was in flight"
+                error.phase = .sentWithoutResponse
             }
+        case .deadline:
+            let seconds = retryPolicy.deadline.map { String(format: "%.3g s", $0) } ?? "?"
+            if !wasSending, let lastError {
+                error = lastError
+                error.message = [lastError.message, "the deadline of \(seconds) passed before it could be retried"]
+                    .compactMap { $0 }.joined(separator: "; ")
+            } else {
+                error = HTTPClientError(
+                    .timedOut, message: "the deadline of \(seconds) passed", url: url,
+                    phase: wasSending ? .sentWithoutResponse : (attempts == 0 ? .notSent : .sentWithoutResponse)
+                )
+            }
+            error.decidedByRetryPolicy = retryPolicy.maxAttempts > 1
         }
-        return HTTPClientError(.transport, message: "the connection failed", url: url, underlying: error)
+        error.attempts = attempts
+        error.isSafeToRepeat = plan.idempotency.allowsRepeatAfterSending(plan.method, idempotentMethods: retryPolicy.retryableMethods)
+        return error
+    }
+
+    private func shutdownError(stopping lastError: HTTPClientError?) -> HTTPClientError {
+        var error = HTTPClientError(
+            .shutdown, message: lastError == nil ? "the client is shutting down" : "the client is shutting down; the failure was not retried",
+            url: plan.request.url, underlying: lastError, phase: lastError?.phase ?? .notSent
+        )
+        error.statusCode = lastError?.statusCode
+        return error
+    }
+
+    // MARK: Delivery
+
+    /// Delivers `result` if the call is still in `phase`; called on the callback queue.
+    private func finish(_ result: Result<Output, HTTPClientError>, ifStill phase: Phase) {
+        let claimed = state.withLock { state -> (completion: Completion?, timer: Disposable?, attempts: Int)? in
+            guard state.phase == phase else { return nil }
+            state.phase = .finished
+            defer { state.completion = nil; state.decode = nil; state.deadlineTimer = nil }
+            return (state.completion, state.deadlineTimer, state.attempts)
+        }
+        guard let claimed else { return }
+        claimed.timer?.dispose()
+        claimed.completion?(result.mapError { error -> HTTPClientError in
+            var error = error
+            error.attempts = claimed.attempts
+            error.isSafeToRepeat = plan.idempotency.allowsRepeatAfterSending(plan.method, idempotentMethods: retryPolicy.retryableMethods)
+            return error
+        })
+        client.callFinished(id: id)
+    }
+
+    /// Fails the call from any thread if it is still in `phase`: the delivery hops to the callback
+    /// queue, never running synchronously inside the call that made the request.
+    private func failLater(_ error: HTTPClientError, ifStill phase: Phase) {
+        client.callbackQueue.async { [self] in
+            finish(.failure(error), ifStill: phase)
+        }
+    }
+
+    /// Fails a call that the client refused to admit, on the callback queue.
+    private func refuse(_ error: HTTPClientError) {
+        state.withLock { $0.phase = .finished }
+        client.callbackQueue.async { [self] in
+            takeCompletion()?(.failure(error))
+        }
     }
 }

@@ -7,8 +7,13 @@ extension HTTPClient {
     ///   the client: configure them before creating it and do not mutate them afterwards.
     public struct Configuration: Sendable {
         /// The time-out of a whole request in seconds (also the default transport's idle
-        /// time-out); default 15. A `Request` may override it.
-        public var timeout: TimeInterval
+        /// time-out); default 15. A `Request` may override it, longer or shorter. NaN, zero and
+        /// negative values mean the default; values over 10^9 s are clamped to 10^9 s.
+        public var timeout: TimeInterval {
+            get { storedTimeout }
+            set { storedTimeout = TimeoutBounds.clamped(newValue) ?? TimeoutBounds.defaultTimeout }
+        }
+        private var storedTimeout: TimeInterval = TimeoutBounds.defaultTimeout
         /// Headers sent with every request, below the request's own: by default `User-Agent:
         /// RxNetworkKit/<version>`, `Accept: application/json` and `Accept-Encoding: gzip, deflate`.
         public var defaultHeaders: [String: String]
@@ -27,10 +32,23 @@ extension HTTPClient {
         /// How requests are retried; default `.none` (one attempt). A `RetryableRequest` brings
         /// its own policy.
         public var retryPolicy: RetryPolicy
-        /// Seconds between the reachability probes of `HTTPClient.reachability`; default 5.
+        /// Seconds between the reachability probes of a host that answers, while a call waits to
+        /// retry there; default 5.
         public var reachabilityProbeInterval: TimeInterval
         /// Seconds a reachability probe (a TCP connect) may take; default 2.
         public var reachabilityTimeout: TimeInterval
+        /// Seconds between the probes of a host that does not answer, while a call waits to retry
+        /// there; default 0.5. This is what makes recovery prompt: a waiting request is retried
+        /// within about this long after its server comes back, at the cost of at most
+        /// 1/interval connect attempts per second per waiting host (2/s by default). An idle
+        /// client probes nothing.
+        public var reachabilityRecoveryProbeInterval: TimeInterval
+        /// Which redirects the default transport follows; default `.follow` (up to 10 hops, http
+        /// and https only, credentials stripped across origins, no https → http).
+        public var redirectPolicy: RedirectPolicy
+        /// The largest response body accepted, in bytes after decoding; default 64 MiB, clamped to
+        /// 0...4 GiB. A bigger body fails with `.responseTooLarge` and the connection is closed.
+        public var maxResponseBodySize: Int
 
         /// The default headers: `User-Agent`, `Accept` and `Accept-Encoding`.
         public static let standardHeaders: [String: String] = [
@@ -50,9 +68,15 @@ extension HTTPClient {
             acceptableStatusCodes: Set<Int> = Set(200..<300),
             retryPolicy: RetryPolicy = .none,
             reachabilityProbeInterval: TimeInterval = 5,
-            reachabilityTimeout: TimeInterval = 2
+            reachabilityTimeout: TimeInterval = 2,
+            reachabilityRecoveryProbeInterval: TimeInterval = 0.5,
+            redirectPolicy: RedirectPolicy = .follow,
+            maxResponseBodySize: Int = HTTPTransportOptions.defaultMaxResponseBodySize
         ) {
-            self.timeout = timeout
+            self.reachabilityRecoveryProbeInterval = reachabilityRecoveryProbeInterval
+            self.redirectPolicy = redirectPolicy
+            self.maxResponseBodySize = min(max(0, maxResponseBodySize), HTTPTransportOptions.maxResponseBodySizeLimit)
+            self.storedTimeout = TimeoutBounds.clamped(timeout) ?? TimeoutBounds.defaultTimeout
             self.defaultHeaders = defaultHeaders
             self.jsonEncoder = jsonEncoder
             self.jsonDecoder = jsonDecoder

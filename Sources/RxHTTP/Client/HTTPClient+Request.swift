@@ -21,15 +21,16 @@ extension HTTPClient {
             path: request.path,
             method: request.method,
             headers: request.headers,
-            query: ParameterValues.pairs(ParameterValues.compact(request.query)),
+            query: ParameterValues.compact(request.query),
             body: request.body,
             timeout: request.timeout,
             bypassesSuspension: request.bypassesSuspension,
             authorizationType: (request as? any AccessTokenAuthorizable)?.authorizationType,
             declaresAuthorization: request is any AccessTokenAuthorizable,
-            requestName: String(describing: R.self)
+            requestName: String(describing: R.self),
+            idempotency: request.idempotency
         )
         let policy = (request as? any RetryableRequest)?.retryPolicy ?? configuration.retryPolicy
-        return start(parts, policy: policy, decode: request.decodeResponse, completion: completion)
+        return send(parts, policy: policy, decode: request.decodeResponse, completion: completion)
     }
 }

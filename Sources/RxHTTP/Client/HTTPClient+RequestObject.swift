@@ -14,6 +14,8 @@ extension HTTPClient {
     ///   - parameters: The parameters; nil values are dropped.
     ///   - encoding: Where the parameters go; default `.automatic`.
     ///   - headers: Headers over the default ones.
+    ///   - idempotency: Whether the request may be sent again after reaching the server; default
+    ///     `.byMethod` (see `Idempotency`).
     ///   - completion: Receives the model or an `HTTPClientError`, exactly once (`.cancelled` if
     ///     the handle is cancelled first).
     /// - Returns: A handle that cancels the request.
@@ -26,15 +28,16 @@ extension HTTPClient {
         parameters: [String: Any?]? = nil,
         encoding: ParameterEncoding = .automatic,
         headers: [String: String] = [:],
+        idempotency: Idempotency = .byMethod,
         completion: @escaping (Result<T, HTTPClientError>) -> Void
     ) -> HTTPRequestHandle {
         let compacted = ParameterValues.compact(parameters)
-        var query: [(String, String)] = []
+        var query: [String: Any] = [:]
         var body: (any RequestBody)?
         let resolved = encoding == .automatic ? (method.encodesParametersInQuery ? .query : .json) : encoding
         switch resolved {
         case .query, .automatic:
-            query = ParameterValues.pairs(compacted)
+            query = compacted
         case .json:
             if parameters != nil { body = JSONObjectBody(compacted) }
         case .form:
@@ -43,9 +46,9 @@ extension HTTPClient {
         let parts = RequestParts(
             baseURL: nil, path: path, method: method, headers: headers, query: query, body: body,
             timeout: nil, bypassesSuspension: false, authorizationType: nil, declaresAuthorization: false,
-            requestName: "requestObject"
+            requestName: "requestObject", idempotency: idempotency
         )
-        return start(
+        return send(
             parts, policy: configuration.retryPolicy,
             decode: DecodableResponseDecoding<T>().decode, completion: completion
         )

@@ -7,47 +7,67 @@ extension HTTPClient {
         var path: String
         var method: HTTPMethod
         var headers: [String: String]
-        var query: [(String, String)]
+        /// Query parameters, nil values already dropped; flattened (and checked) when built.
+        var query: [String: Any]
         var body: (any RequestBody)?
         var timeout: TimeInterval?
         var bypassesSuspension: Bool
         var authorizationType: AuthorizationType?
         var declaresAuthorization: Bool
         var requestName: String
+        var idempotency: Idempotency
     }
 
-    /// Builds, then sends or holds, one request; a request that cannot be built fails with
-    /// `.invalidRequest` on the callback queue and nothing is sent.
-    func start<Output>(
+    /// The one entry of every request: builds it, then hands it to its call — the retry loop that
+    /// sends, retries under `policy` and delivers once. A request that cannot be built (or a
+    /// policy with an invalid deadline) fails with `.invalidRequest` on the callback queue and
+    /// nothing is sent.
+    func send<Output>(
         _ parts: RequestParts,
+        policy: RetryPolicy,
         decode: @escaping (HTTPResponse, ResponseDecodingContext) throws -> Output,
         completion: @escaping (Result<Output, HTTPClientError>) -> Void
     ) -> HTTPRequestHandle {
-        let id = makeRequestID()
-        let info = HTTPRequestInfo(
-            id: id, method: parts.method, path: parts.path,
-            authorizationType: parts.authorizationType,
-            declaresAuthorization: parts.declaresAuthorization, requestName: parts.requestName
-        )
+        let plan: HTTPCall<Output>.Plan
         do throws(HTTPClientError) {
-            let urlRequest = try buildURLRequest(parts)
-            let call = HTTPCall(client: self, id: id, urlRequest: urlRequest, info: info, decode: decode, completion: completion)
-            enqueue(call, bypassesSuspension: parts.bypassesSuspension)
-            return HTTPRequestHandle(call: call)
+            plan = try makePlan(parts, policy: policy)
         } catch {
-            let call = HTTPCall(client: self, id: id, urlRequest: nil, info: info, decode: decode, completion: completion)
-            call.fail(error)
-            return HTTPRequestHandle(call: call)
+            return HTTPRequestHandle(call: RefusedCall(error: error, queue: callbackQueue, completion: completion))
         }
+        let call = HTTPCall(client: self, id: makeRequestID(), plan: plan, decode: decode, completion: completion)
+        call.start()
+        return HTTPRequestHandle(call: call)
+    }
+
+    private func makePlan<Output>(_ parts: RequestParts, policy: RetryPolicy) throws(HTTPClientError) -> HTTPCall<Output>.Plan {
+        var policy = policy
+        if let deadline = policy.deadline {
+            guard let valid = TimeoutBounds.clamped(deadline) else {
+                throw HTTPClientError(.invalidRequest, message: "the retry deadline must be a positive number of seconds", phase: .notSent)
+            }
+            policy.deadline = valid < TimeoutBounds.maximum ? valid : nil
+        }
+        var request = try buildURLRequest(parts)
+        if parts.idempotency == .keyed, request.value(forHTTPHeaderField: Idempotency.keyHeader) == nil {
+            // One key per call: every attempt and replay of this call sends the same request.
+            request.setValue(UUID().uuidString, forHTTPHeaderField: Idempotency.keyHeader)
+        }
+        return HTTPCall.Plan(
+            request: request, method: parts.method, path: parts.path, requestName: parts.requestName,
+            authorizationType: parts.authorizationType, declaresAuthorization: parts.declaresAuthorization,
+            timeout: request.timeoutInterval, bypassesSuspension: parts.bypassesSuspension,
+            policy: policy, idempotency: parts.idempotency
+        )
     }
 
     /// The URLRequest for `parts`: URL, method, merged headers, body, time-out.
     func buildURLRequest(_ parts: RequestParts) throws(HTTPClientError) -> URLRequest {
+        let query = try ParameterValues.pairs(parts.query)
         let url: URL
         if let base = parts.baseURL {
-            url = try URLBuilder.url(base: base, path: parts.path, parameters: parts.query)
+            url = try URLBuilder.url(base: base, path: parts.path, parameters: query)
         } else if let base = parsedBaseURL {
-            url = try URLBuilder.url(base: base, path: parts.path, parameters: parts.query)
+            url = try URLBuilder.url(base: base, path: parts.path, parameters: query)
         } else {
             throw baseURLError ?? HTTPClientError(.invalidRequest, message: "no base URL")
         }
@@ -56,14 +76,24 @@ extension HTTPClient {
                 .invalidRequest, message: "method \(HeaderValidation.escaped(parts.method.rawValue)) is not a valid HTTP token", url: url
             )
         }
+        let timeout: TimeInterval
+        if let requested = parts.timeout {
+            guard let valid = TimeoutBounds.clamped(requested) else {
+                throw HTTPClientError(.invalidRequest, message: "the request's time-out must be a positive number of seconds", url: url)
+            }
+            timeout = valid
+        } else {
+            timeout = configuration.timeout
+        }
         var headers = HeaderFields.merging(configuration.defaultHeaders, parts.headers)
         var bodyData: Data?
         if let body = parts.body {
             let encoded: HTTPBody?
             do {
                 encoded = try body.encodeBody(using: configuration.jsonEncoder)
-            } catch let error as HTTPClientError {
-                throw HTTPClientError(error.code, message: error.message, url: url, underlying: error.underlying)
+            } catch var error as HTTPClientError {
+                error.url = url
+                throw error
             } catch {
                 throw HTTPClientError(
                     .invalidRequest, message: "the body cannot be encoded: \(HTTPClientError.describe(error))",
@@ -78,8 +108,7 @@ extension HTTPClient {
             }
         }
         try HeaderValidation.validate(headers, url: url)
-        let timeout = parts.timeout ?? configuration.timeout
-        var request = URLRequest(url: url, timeoutInterval: timeout > 0 ? timeout : configuration.timeout)
+        var request = URLRequest(url: url, timeoutInterval: timeout)
         // URLRequest setters copy the request on Linux: only the ones that change something.
         if parts.method != .get {
             request.httpMethod = parts.method.rawValue

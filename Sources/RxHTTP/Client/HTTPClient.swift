@@ -17,8 +17,13 @@ import RxReachability
 /// parameters; valid `%XX` escapes are kept. Escape a path segment that must contain `/`, `?`
 /// or `#` with `HTTPClient.escapedPathSegment(_:)`.
 ///
+/// A path with a `.` or `..` segment (also percent-encoded, `%2E%2E`) fails with
+/// `.invalidRequest`: URL normalisation would otherwise send it outside the base URL's path.
+///
 /// Every failure is an `HTTPClientError`; see its documentation for what each bad input gives.
-/// `suspend()` holds requests not yet sent until `resume()`.
+/// Each call is one loop around one send: it retries under its `RetryPolicy` (see there for the
+/// rules, and for what stacking an outer `retry` does), and delivers exactly once.
+/// `suspend()` holds requests not yet sent until `resume()`; `shutdown(gracePeriod:)` drains.
 ///
 /// - Note: Thread-safe: use one client from any thread. Completions, decoding and the plugins'
 ///   `didReceive`/`process` run on `configuration.callbackQueue` (by default a serial
@@ -26,10 +31,19 @@ import RxReachability
 ///   receives on it, so a slow completion delays the client's other responses). A suspended
 ///   client keeps its held requests, and itself, alive until they are resumed or cancelled.
 public final class HTTPClient: Sendable {
+    private enum Lifecycle {
+        case running
+        case shuttingDown(ShutdownState)
+        case shutDown
+    }
+
     private struct State {
         var isSuspended = false
-        var held: [any HeldCall] = []
+        var held: [any ClientCall] = []
         var nextID: UInt64 = 1
+        /// Every call admitted and not yet finished, by id.
+        var live: [UInt64: any ClientCall] = [:]
+        var lifecycle = Lifecycle.running
     }
 
     /// The base URL, or nil if `init(host:)` got an invalid host (then every request fails with
@@ -53,6 +67,12 @@ public final class HTTPClient: Sendable {
     /// Whether the transport calls its completions on `callbackQueue` already (the default
     /// transport on the client's own queue), so a call processes the response without a hop.
     let transportCallsBackOnCallbackQueue: Bool
+    /// Whether the client created its transport (then `shutdown` shuts it down too).
+    let ownsTransport: Bool
+    /// The redirect policy and body limit handed to the transport with every request.
+    let transportOptions: HTTPTransportOptions
+    /// Reachability of every host the client talks to, created on first need.
+    let hosts: HostRegistry
     private let state = LockedState<State>.make(State())
 
     /// Creates a client.
@@ -129,28 +149,30 @@ public final class HTTPClient: Sendable {
         }
         self.configuration = configuration
         self.plugins = plugins
+        self.transportOptions = HTTPTransportOptions(
+            redirectPolicy: configuration.redirectPolicy, maxResponseBodySize: configuration.maxResponseBodySize
+        )
         let callbackQueue = configuration.callbackQueue ?? DispatchQueue(label: "RxHTTP.HTTPClient.callbacks")
         self.callbackQueue = callbackQueue
         if let transport {
             self.transport = transport
             transportCallsBackOnCallbackQueue = false
+            ownsTransport = false
         } else {
             // The client's own queue (never a user's queue, which may be the main queue) also
             // runs the default transport's delegate and time-outs: completions need no hop.
             let ownsQueue = configuration.callbackQueue == nil
             self.transport = URLSessionTransport(
                 configuration: URLSessionTransport.daemonConfiguration(timeout: configuration.timeout),
-                callbackQueue: ownsQueue ? callbackQueue : nil
+                callbackQueue: ownsQueue ? callbackQueue : nil,
+                options: transportOptions
             )
             transportCallsBackOnCallbackQueue = ownsQueue
+            ownsTransport = true
         }
-        self.reachability = baseURL.flatMap {
-            Reachability(
-                url: $0,
-                probeInterval: configuration.reachabilityProbeInterval,
-                timeout: configuration.reachabilityTimeout
-            )
-        }
+        let hosts = HostRegistry(configuration: configuration)
+        self.hosts = hosts
+        self.reachability = baseURL.flatMap { hosts.reachability(for: $0) }
     }
 
     /// Escapes one path segment completely, `/`, `?`, `#` and `%` included:
@@ -179,7 +201,7 @@ public final class HTTPClient: Sendable {
     ///
     /// - Note: Thread-safe. Held requests run their plugins' `prepare` on this thread.
     public func resume() {
-        let released = state.withLock { state -> [any HeldCall] in
+        let released = state.withLock { state -> [any ClientCall] in
             state.isSuspended = false
             defer { state.held = [] }
             return state.held
@@ -197,10 +219,32 @@ public final class HTTPClient: Sendable {
         }
     }
 
+    /// The reachability of `url`'s host, for a call waiting to retry there.
+    func reachability(for url: URL) -> Reachability? {
+        hosts.reachability(for: url)
+    }
+
+    /// Registers a call as live; false once the client is shutting down (the call must fail).
+    func admit(_ call: any ClientCall) -> Bool {
+        state.withLock { state in
+            guard case .running = state.lifecycle else { return false }
+            state.live[call.id] = call
+            return true
+        }
+    }
+
+    /// Whether `shutdown` has begun.
+    var isShuttingDown: Bool {
+        state.withLock { state in
+            if case .running = state.lifecycle { return false }
+            return true
+        }
+    }
+
     /// Sends `call` now, or holds it if the client is suspended.
-    func enqueue(_ call: any HeldCall, bypassesSuspension: Bool) {
+    func enqueue(_ call: any ClientCall, bypassesSuspension: Bool) {
         let hold = state.withLock { state -> Bool in
-            guard state.isSuspended, !bypassesSuspension else { return false }
+            guard state.isSuspended, !bypassesSuspension, case .running = state.lifecycle else { return false }
             state.held.append(call)
             return true
         }
@@ -215,13 +259,70 @@ public final class HTTPClient: Sendable {
             state.held.removeAll { $0.id == id }
         }
     }
+
+    /// A call delivered its result: it is no longer live. Completes a shutdown that waited for it.
+    func callFinished(id: UInt64) {
+        let drained = state.withLock { state -> ShutdownState? in
+            state.live[id] = nil
+            guard state.live.isEmpty, case .shuttingDown(let shutdown) = state.lifecycle else { return nil }
+            state.lifecycle = .shutDown
+            return shutdown
+        }
+        if let drained {
+            finishShutdown(drained)
+        }
+    }
+
+    // MARK: Shutdown support (see HTTPClient+Shutdown.swift)
+
+    /// Moves to `shuttingDown` (once) and returns the calls to tell; nil if already shutting down.
+    func beginShutdown(_ shutdown: ShutdownState) -> (calls: [any ClientCall], drained: Bool)? {
+        state.withLock { state in
+            guard case .running = state.lifecycle else { return nil }
+            let calls = Array(state.live.values)
+            state.held = []
+            if state.live.isEmpty {
+                state.lifecycle = .shutDown
+                return (calls, true)
+            }
+            state.lifecycle = .shuttingDown(shutdown)
+            return (calls, false)
+        }
+    }
+
+    /// The shutdown in progress, or nil when running or already shut down.
+    var currentShutdown: ShutdownState? {
+        state.withLock { state in
+            if case .shuttingDown(let shutdown) = state.lifecycle { return shutdown }
+            return nil
+        }
+    }
+
+    /// Whether the shutdown has completed.
+    var isShutDown: Bool {
+        state.withLock { state in
+            if case .shutDown = state.lifecycle { return true }
+            return false
+        }
+    }
+
+    /// The calls still live (for the end of a grace period).
+    var liveCalls: [any ClientCall] {
+        state.withLock { Array($0.live.values) }
+    }
 }
 
-/// A request the client can hold while suspended.
-protocol HeldCall: AnyObject, Sendable {
-    /// The request id, unique within the client.
+/// What the client needs of a call: its id, sending, and the shutdown notices.
+protocol ClientCall: AnyObject, Sendable {
+    /// The call id, unique within the client.
     var id: UInt64 { get }
 
-    /// Runs the plugins and sends the request (does nothing if it was cancelled).
+    /// Runs the plugins and sends the next attempt (does nothing unless the call is queued).
     func transmit()
+
+    /// The client began shutting down: a queued or waiting call fails with `.shutdown`.
+    func clientIsShuttingDown()
+
+    /// The grace period ended: the call fails with `.shutdown` whatever it is doing.
+    func gracePeriodEnded()
 }

@@ -43,4 +43,3 @@ protocol CancellableCall: Sendable {
     var isCancelled: Bool { get }
 }
 
-extension HTTPCall: CancellableCall {}

@@ -1,7 +1,9 @@
 import Foundation
 
 /// An `application/x-www-form-urlencoded` body: `a=1&b=two+words`, keys sorted, nil values
-/// dropped, arrays as `key[]=v` and dictionaries as `key[sub]=v`.
+/// dropped, arrays as `key[]=v` and dictionaries as `key[sub]=v`. Values are checked as query
+/// parameters are: NaN, infinity, closures, objects and nesting deeper than 64 levels fail the
+/// request with `.invalidRequest`.
 public struct FormURLEncodedBody: RequestBody {
     private let parameters: [String: Any?]
 
@@ -11,7 +13,7 @@ public struct FormURLEncodedBody: RequestBody {
     }
 
     public func encodeBody(using encoder: JSONEncoder) throws -> HTTPBody? {
-        let pairs = ParameterValues.pairs(ParameterValues.compact(parameters))
+        let pairs = try ParameterValues.pairs(ParameterValues.compact(parameters))
         let text = pairs
             .map { PercentEncoding.encodeFormComponent($0.0) + "=" + PercentEncoding.encodeFormComponent($0.1) }
             .joined(separator: "&")

@@ -27,7 +27,8 @@ extension RequestBody {
 ///
 /// Nil values are dropped from objects and become `null` in arrays; `Encodable` values inside are
 /// encoded with the client's encoder. A value JSON cannot represent (a `Date` without an encoder
-/// strategy is fine, a closure or NaN is not) fails the request with `.invalidRequest`.
+/// strategy is fine, a closure or NaN is not), or nesting deeper than 64 levels, fails the request
+/// with `.invalidRequest` before anything is sent.
 public struct JSONObjectBody: RequestBody {
     private let object: Any
 
@@ -42,8 +43,8 @@ public struct JSONObjectBody: RequestBody {
     }
 
     public func encodeBody(using encoder: JSONEncoder) throws -> HTTPBody? {
-        guard let converted = ParameterValues.jsonObject(object, encoder: encoder),
-              JSONSerialization.isValidJSONObject(converted) else {
+        let converted = try ParameterValues.jsonObject(object, encoder: encoder)
+        guard JSONSerialization.isValidJSONObject(converted) else {
             throw HTTPClientError(.invalidRequest, message: "the body contains a value that JSON cannot represent")
         }
         let data = try JSONSerialization.data(withJSONObject: converted, options: [.sortedKeys])

@@ -28,3 +28,21 @@ extension Error {
         return false
     }
 }
+
+extension Error {
+    /// Whether repeating the request that ended in this error is worth it and safe: for an
+    /// `HTTPClientError`, its `isRetryable` (transient, and not sent or idempotent, and not already
+    /// decided by the client's own retry policy); for a `URLError`, a transient failure of a
+    /// connection that was never made (refused, host not found); false otherwise.
+    ///
+    /// The predicate to give `retry(_:delay:didBecomeReachable:shouldRetry:)`.
+    public var isRetryable: Bool {
+        if let httpError = self as? HTTPClientError {
+            return httpError.isRetryable
+        }
+        if let urlError = self as? URLError {
+            return urlError.isTransient && URLErrorClassification.phase(ofFailure: urlError.code.rawValue, responded: false) == .notSent
+        }
+        return false
+    }
+}

@@ -1,22 +1,36 @@
 import Foundation
 
-/// Every failure of an `HTTPClient` request: what went wrong (`code`), and whatever is known about it.
+/// Every failure of an `HTTPClient` request: what went wrong (`code`), how far the request got
+/// (`phase`), and whatever is known about it.
 ///
 /// Bad input never crashes or hangs a request; it ends in one of these:
-/// - `.invalidRequest`: the request could not be built (bad base URL or path, a header name or value
-///   with CR, LF or another forbidden byte, a body that could not be encoded). Nothing was sent.
+/// - `.invalidRequest`: the request could not be built (bad base URL or path, a `.`/`..` path
+///   segment, a header name or value with CR, LF or another forbidden byte, a parameter that cannot
+///   be sent — NaN, a closure, an object —, parameters nested deeper than 64 levels, a body that
+///   could not be encoded, a time-out that is NaN or not positive). Nothing was sent.
 /// - `.unacceptableStatusCode`: the server answered with a status outside the acceptable ones;
 ///   `statusCode` and `body` hold the answer.
 /// - `.decodeError`: the answer could not be turned into the expected type (malformed JSON, HTML,
 ///   non-UTF-8 text, an empty body or a 204 where a model was expected, a wrong shape). The
 ///   description names the coding path.
 /// - `.envelopeFailure`: the response envelope reported failure (`message` holds its message).
-/// - `.transport`: the connection failed (refused, reset, DNS); `underlying` is the system error.
-/// - `.timedOut`: the request took longer than its timeout.
+/// - `.invalidResponse`: the server's answer broke HTTP: a garbage or HTTP/0.9 status line,
+///   conflicting or unparsable `Content-Length`, `Content-Length` with `Transfer-Encoding`, a body
+///   shorter than announced. The request was sent; the connection is not reused.
+/// - `.responseTooLarge`: the (decoded) body passed the configured maximum; the exchange was cut off.
+/// - `.redirectRefused`: a redirect was not followed under the redirect policy (a scheme other than
+///   http/https, an https → http downgrade, another origin under `.sameOrigin`, too many hops).
+/// - `.transport`: the connection failed (refused, reset, DNS); `underlying` is the system error,
+///   with any URL in it redacted.
+/// - `.timedOut`: the request took longer than its time-out.
 /// - `.cancelled`: the request was cancelled.
+/// - `.shutdown`: the client is shutting down (`HTTPClient.shutdown(gracePeriod:)`): refused before
+///   sending, stopped while waiting to retry, or cancelled at the end of the grace period.
 /// - `.refreshFailed`: refreshing credentials failed (used by authentication plugins).
 ///
-/// - Note: A value type; `Sendable`.
+/// - Note: A value type; `Sendable`. Its description never contains a secret: URLs are redacted
+///   (query parameters named like tokens, passwords, keys, signatures…), headers are not printed,
+///   and the system errors it wraps are rebuilt with redacted URLs.
 public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugStringConvertible, LocalizedError {
     /// What kind of failure this is.
     public enum Code: String, Hashable, Sendable, CaseIterable {
@@ -36,22 +50,54 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         case refreshFailed
         /// The response envelope (`{status, message, data}`) reported a failure.
         case envelopeFailure
+        /// The server's answer broke HTTP framing or syntax.
+        case invalidResponse
+        /// The response body passed the configured maximum size.
+        case responseTooLarge
+        /// A redirect was refused by the redirect policy.
+        case redirectRefused
+        /// The client is shutting down.
+        case shutdown
+    }
+
+    /// How far a request got before it failed: what decides whether repeating it is safe.
+    public enum Phase: String, Hashable, Sendable, CaseIterable {
+        /// Nothing reached the server: the request could not be built, the connection was refused,
+        /// the host name did not resolve, the client refused it. Safe to repeat for any method.
+        case notSent
+        /// The request went out (or may have), and no complete answer came back: a time-out, a
+        /// connection dropped after sending, a garbage answer. The server may have acted on it.
+        case sentWithoutResponse
+        /// The server answered with a status (`statusCode` holds it).
+        case responded
     }
 
     /// What kind of failure this is.
-    public let code: Code
+    public internal(set) var code: Code
     /// The response's status code, when a response arrived.
-    public let statusCode: Int?
+    public internal(set) var statusCode: Int?
     /// The response's body, when a response arrived.
-    public let body: Data?
-    /// The error this one wraps: a system networking error, a `DecodingError`, an `EncodingError`.
-    public let underlying: Error?
+    public internal(set) var body: Data?
+    /// The error this one wraps: a system networking error (its URLs redacted), a `DecodingError`,
+    /// an `EncodingError`, or for `.shutdown` the failure that would otherwise have been retried.
+    public internal(set) var underlying: Error?
     /// A human-readable explanation (for an envelope failure, the server's message).
-    public let message: String?
-    /// The URL of the request, when it was built.
-    public let url: URL?
+    public internal(set) var message: String?
+    /// The URL of the request, when it was built. It is the real URL, secrets included: print the
+    /// error (its `description` redacts it), not this property.
+    public internal(set) var url: URL?
     /// The response's headers, when a response arrived (held in memory only; never logged).
-    public let headers: [String: String]?
+    public internal(set) var headers: [String: String]?
+    /// How far the request got; see `Phase`.
+    public internal(set) var phase: Phase
+    /// How many times the call sent its request (the attempts of its retry policy, and any replay);
+    /// 0 when nothing was sent. Set by the client on the error it delivers.
+    public internal(set) var attempts: Int
+    /// Whether the client's own retry policy (one that allows retries) already judged this failure
+    /// and stopped: attempts used up, deadline, shutdown, or a failure it must not repeat. Then
+    /// `isTransient` is false, so that an outer `retry(..., shouldRetry: { $0.isTransient })` does
+    /// not multiply the client's attempts.
+    public internal(set) var decidedByRetryPolicy: Bool
 
     /// Creates an error.
     ///
@@ -63,6 +109,9 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
     ///   - url: The request's URL.
     ///   - underlying: The wrapped error.
     ///   - headers: The response's headers, if a response arrived.
+    ///   - phase: How far the request got; nil derives it: `.responded` with a status code,
+    ///     `.notSent` for `.invalidRequest`, `.shutdown` and `.cancelled`, otherwise
+    ///     `.sentWithoutResponse` (the safe assumption: the server may have seen it).
     public init(
         _ code: Code,
         message: String? = nil,
@@ -70,7 +119,8 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         body: Data? = nil,
         url: URL? = nil,
         underlying: Error? = nil,
-        headers: [String: String]? = nil
+        headers: [String: String]? = nil,
+        phase: Phase? = nil
     ) {
         self.code = code
         self.message = message
@@ -79,6 +129,20 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         self.url = url
         self.underlying = underlying
         self.headers = headers
+        self.phase = phase ?? Self.derivedPhase(code: code, statusCode: statusCode)
+        self.attempts = 0
+        self.decidedByRetryPolicy = false
+    }
+
+    private static func derivedPhase(code: Code, statusCode: Int?) -> Phase {
+        if statusCode != nil { return .responded }
+        switch code {
+        case .invalidRequest, .shutdown, .cancelled:
+            return .notSent
+        case .decodeError, .unacceptableStatusCode, .transport, .timedOut, .refreshFailed, .envelopeFailure,
+             .invalidResponse, .responseTooLarge, .redirectRefused:
+            return .sentWithoutResponse
+        }
     }
 
     /// The wait the server asked for in a `Retry-After` header, in seconds from `now`: either
@@ -89,21 +153,45 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         return RetryAfterHeader.seconds(from: value, now: now)
     }
 
-    /// Whether trying again later may succeed: connection failures, time-outs, and the statuses
-    /// 408 (Request Timeout), 429 (Too Many Requests) and 5xx.
+    /// Whether trying again later may succeed: connection failures, time-outs, garbage answers,
+    /// and the statuses 408 (Request Timeout), 429 (Too Many Requests) and 5xx — unless the client's
+    /// own retry policy already decided on this failure (`decidedByRetryPolicy`), so that stacking
+    /// `retry(..., shouldRetry: { $0.isTransient })` on a client that retries does not multiply
+    /// attempts.
     ///
-    /// Use it as `shouldRetry: { ($0 as? HTTPClientError)?.isTransient ?? false }`.
+    /// It does not know whether repeating the request is safe: `isRetryable` adds that.
     public var isTransient: Bool {
+        !decidedByRetryPolicy && isTransientFailure
+    }
+
+    /// Whether the failure is of a kind that may pass, whoever decided about it.
+    var isTransientFailure: Bool {
         switch code {
-        case .transport, .timedOut:
+        case .transport, .timedOut, .invalidResponse:
             return true
         case .unacceptableStatusCode:
             guard let statusCode else { return false }
             return statusCode == 408 || statusCode == 429 || (500...599).contains(statusCode)
-        case .decodeError, .cancelled, .invalidRequest, .refreshFailed, .envelopeFailure:
+        case .decodeError, .cancelled, .invalidRequest, .refreshFailed, .envelopeFailure,
+             .responseTooLarge, .redirectRefused, .shutdown:
             return false
         }
     }
+
+    /// Whether repeating the request is both worth it and safe, by the rule the client's own retries
+    /// follow: `isTransient`, and either nothing was sent (`phase == .notSent`) or the request is
+    /// idempotent — by its method (GET, HEAD, PUT, DELETE, OPTIONS, TRACE) or as declared, or
+    /// `.keyed` with an `Idempotency-Key`. The client records the request's idempotency on the errors
+    /// it delivers; an error built by hand counts as not idempotent once sent.
+    ///
+    /// The predicate to give an outer retry: `retry(3, delay: ..., shouldRetry: { ($0 as?
+    /// HTTPClientError)?.isRetryable ?? false })`.
+    public var isRetryable: Bool {
+        isTransient && (phase == .notSent || isSafeToRepeat)
+    }
+
+    /// Whether the request that failed may be sent again after reaching the server; set by the client.
+    var isSafeToRepeat = false
 
     /// A one-line description: the code, the status, the message, the URL (secrets redacted) and
     /// the underlying error; decoding errors name their coding path.
@@ -111,15 +199,20 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         var parts = ["HTTPClientError.\(code.rawValue)"]
         if let statusCode {
             parts.append("HTTP \(statusCode)")
+        } else {
+            parts.append(phase == .notSent ? "not sent" : "sent, no response")
         }
         if let message, !message.isEmpty {
             parts.append(message)
         }
         if let url {
-            parts.append("url: \(Redaction.redactedURLString(url, queryNames: Redaction.defaultQueryNames))")
+            parts.append("url: \(Redaction.standard.url(url))")
         }
         if let body {
             parts.append("body: \(body.count) bytes")
+        }
+        if attempts > 1 {
+            parts.append("after \(attempts) attempts")
         }
         if let underlying {
             parts.append("underlying: \(Self.describe(underlying))")

@@ -1,56 +1,206 @@
 import Foundation
 
-/// Hides secrets in what is logged: header values, query values and URL passwords.
-enum Redaction {
+/// The rules that keep secrets out of log lines, events and error descriptions.
+///
+/// A name — of a header, a query parameter, a form field or a JSON key — is sensitive when, compared
+/// case-insensitively after percent-decoding, it is in `names` (the fixed list plus any additions),
+/// or it contains one of the fragments `token`, `secret`, `password`, `passwd`, `auth`, `session`,
+/// `cookie`, `key`, `signature`, `credential`; unless it is in `exemptNames` (`Idempotency-Key`,
+/// which identifies a call and is not a secret). Redacting by rule, not by list alone, catches
+/// `X-Refresh-Token`, `Private-Token`, `X-Amz-Security-Token` and names nobody listed.
+///
+/// Values of sensitive names become `<redacted>`; so does a password in a URL's user info. URLs are
+/// redacted wherever they are printed: the request URL, `Location` and any header value with a
+/// query, the URL inside an error.
+struct Redaction: Sendable {
     static let placeholder = "<redacted>"
 
-    /// Header names (lower case) whose values are never logged.
+    /// Header names (lower case) always redacted.
     static let defaultHeaderNames: Set<String> = [
         "authorization", "proxy-authorization", "cookie", "set-cookie",
         "x-api-key", "x-auth-token", "x-access-token", "x-csrf-token",
     ]
 
-    /// Query parameter names (lower case) whose values are never logged; any name containing
-    /// `token`, `password`, `secret` or `apikey`/`api_key` is redacted as well.
-    static let defaultQueryNames: Set<String> = [
+    /// Query, form and JSON field names (lower case) always redacted.
+    static let defaultFieldNames: Set<String> = [
         "access_token", "refresh_token", "id_token", "token", "api_key", "apikey", "api-key", "key",
         "password", "passwd", "pwd", "secret", "client_secret", "signature", "sig", "auth", "code",
+        "assertion", "client_assertion",
     ]
 
-    private static let sensitiveFragments = ["token", "password", "secret", "apikey", "api_key", "api-key"]
+    /// Fragments that make any name sensitive.
+    static let sensitiveFragments = [
+        "token", "secret", "password", "passwd", "auth", "session", "cookie", "key", "signature", "credential",
+    ]
 
-    static func isSensitiveQueryName(_ name: String, names: Set<String>) -> Bool {
+    /// Names (lower case) that contain a fragment but are not secrets.
+    static let exemptNames: Set<String> = ["idempotency-key"]
+
+    /// The rules with the default lists and nothing added.
+    static let standard = Redaction(additionalNames: [])
+
+    /// Every name redacted besides those matched by a fragment (lower case).
+    let names: Set<String>
+
+    /// The default lists plus `additionalNames` (compared case-insensitively).
+    init(additionalNames: Set<String>) {
+        names = Self.defaultHeaderNames
+            .union(Self.defaultFieldNames)
+            .union(additionalNames.map { $0.lowercased() })
+    }
+
+    /// Whether values under `name` are secrets.
+    func isSensitive(_ name: String) -> Bool {
         let lowered = (name.removingPercentEncoding ?? name).lowercased()
-        return names.contains(lowered) || sensitiveFragments.contains { lowered.contains($0) }
+        if Self.exemptNames.contains(lowered) { return false }
+        return names.contains(lowered) || Self.sensitiveFragments.contains { lowered.contains($0) }
     }
 
-    /// The URL as text with sensitive query values and any password replaced by `<redacted>`.
-    static func redactedURLString(_ url: URL, queryNames: Set<String>) -> String {
-        var text = url.absoluteString
-        if let password = url.password(percentEncoded: true), !password.isEmpty,
-           let range = text.range(of: ":" + password + "@") {
-            text.replaceSubrange(range, with: ":" + placeholder + "@")
+    // MARK: URLs
+
+    /// The URL as text, with sensitive query and fragment parameters and any password redacted.
+    func url(_ url: URL) -> String {
+        urlString(url.absoluteString)
+    }
+
+    /// A URL (or any text with a `?query` or `#fragment`) with sensitive parameters and a
+    /// user-info password redacted; a relative reference (`/next?token=…`) works too.
+    func urlString(_ text: String) -> String {
+        urlString(text, placeholder: Self.placeholder)
+    }
+
+    /// The same, with `placeholder` in place of each secret.
+    func urlString(_ text: String, placeholder: String) -> String {
+        var head = Substring(text)
+        var query: Substring?
+        var fragment: Substring?
+        if let hash = head.firstIndex(of: "#") {
+            fragment = head[head.index(after: hash)...]
+            head = head[..<hash]
         }
-        guard let mark = text.firstIndex(of: "?") else { return text }
-        let head = text[..<mark]
-        var rest = text[text.index(after: mark)...]
-        var fragment = ""
-        if let hash = rest.firstIndex(of: "#") {
-            fragment = String(rest[hash...])
-            rest = rest[..<hash]
+        if let mark = head.firstIndex(of: "?") {
+            query = head[head.index(after: mark)...]
+            head = head[..<mark]
         }
-        let items = rest.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
+        var result = Self.redactingUserInfoPassword(head, placeholder: placeholder)
+        if let query {
+            result += "?" + parameters(query, placeholder: placeholder)
+        }
+        if let fragment {
+            result += "#" + parameters(fragment, placeholder: placeholder)
+        }
+        return result
+    }
+
+    /// `user:password@` in the authority becomes `user:<redacted>@`.
+    private static func redactingUserInfoPassword(_ head: Substring, placeholder: String) -> String {
+        guard let schemeEnd = head.range(of: "://") else { return String(head) }
+        let authorityStart = schemeEnd.upperBound
+        let authorityEnd = head[authorityStart...].firstIndex(of: "/") ?? head.endIndex
+        let authority = head[authorityStart..<authorityEnd]
+        guard let at = authority.lastIndex(of: "@"),
+              let colon = authority[..<at].firstIndex(of: ":") else { return String(head) }
+        return String(head[..<authority.index(after: colon)]) + placeholder + String(head[at...])
+    }
+
+    /// `a=1&token=x` with sensitive values redacted; items without `=` are kept.
+    func parameters(_ text: Substring, placeholder: String = Redaction.placeholder) -> String {
+        text.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
             guard let equals = item.firstIndex(of: "=") else { return String(item) }
-            let name = String(item[..<equals])
-            return isSensitiveQueryName(name, names: queryNames) ? name + "=" + placeholder : String(item)
-        }
-        return head + "?" + items.joined(separator: "&") + fragment
+            let name = String(item[..<equals]).replacingOccurrences(of: "+", with: " ")
+            return isSensitive(name) ? item[..<equals] + "=" + placeholder : String(item)
+        }.joined(separator: "&")
     }
 
-    /// The headers sorted by name, sensitive values replaced by `<redacted>`.
-    static func redactedHeaders(_ headers: [String: String], names: Set<String>) -> [(String, String)] {
-        headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
-            (name, names.contains(name.lowercased()) ? placeholder : value)
+    // MARK: Errors
+
+    /// A copy of a system error with every URL and text in its user info redacted (what an
+    /// `HTTPClientError` wraps): `String(describing:)` of it shows no token. A `URLError` stays a
+    /// `URLError` with the same code; errors without URLs or strings are returned as they are.
+    func error(_ error: any Error) -> any Error {
+        let nsError = error as NSError
+        guard nsError.domain == NSURLErrorDomain || nsError.userInfo.values.contains(where: { $0 is URL || $0 is String }) else {
+            return error
         }
+        let info = userInfo(nsError.userInfo, depth: 0)
+        if nsError.domain == NSURLErrorDomain, let code = URLError.Code(rawValue: nsError.code) {
+            return URLError(code, userInfo: info)
+        }
+        return NSError(domain: nsError.domain, code: nsError.code, userInfo: info)
+    }
+
+    private func userInfo(_ info: [String: Any], depth: Int) -> [String: Any] {
+        var result: [String: Any] = [:]
+        for (key, value) in info {
+            switch value {
+            case let url as URL:
+                // Still a URL (the placeholder percent-encoded), for code that reads the failing URL.
+                let text = urlString(url.absoluteString, placeholder: "%3Credacted%3E")
+                result[key] = URL(string: text) ?? URL(string: "about:blank")
+            case let text as String:
+                result[key] = urlString(text)
+            case let nested as NSError where depth < 4:
+                let inner = userInfo(nested.userInfo, depth: depth + 1)
+                result[key] = NSError(domain: nested.domain, code: nested.code, userInfo: inner)
+            case let number as NSNumber:
+                result[key] = number
+            default:
+                // Unknown values may print anything: left out.
+                continue
+            }
+        }
+        return result
+    }
+
+    // MARK: Headers and bodies
+
+    /// The headers sorted by name: sensitive values replaced, URLs in values redacted.
+    func headers(_ headers: [String: String]) -> [(String, String)] {
+        headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
+            if isSensitive(name) { return (name, Self.placeholder) }
+            return (name, value.contains("?") || value.contains("#") ? urlString(value) : value)
+        }
+    }
+
+    /// A body as loggable text: form and JSON bodies with sensitive fields redacted, at most
+    /// `limit` characters; anything else only as its size and type.
+    func body(_ data: Data, contentType: String?, limit: Int) -> String {
+        let type = contentType?.lowercased() ?? ""
+        var text: String?
+        if type.contains("x-www-form-urlencoded"), let form = String(data: data, encoding: .utf8) {
+            text = parameters(Substring(form))
+        } else if type.contains("json"), let redacted = json(data) {
+            text = redacted
+        }
+        guard let text else {
+            return "\(data.count) bytes" + (contentType.map { " of \($0)" } ?? "")
+        }
+        return text.count > limit ? String(text.prefix(limit)) + "… (\(data.count) bytes)" : text
+    }
+
+    /// The JSON text with the values of sensitive keys redacted at any depth, keys sorted; nil if
+    /// `data` is not JSON.
+    func json(_ data: Data) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
+              let redacted = try? JSONSerialization.data(
+                withJSONObject: redactingJSON(object, depth: 0), options: [.sortedKeys, .fragmentsAllowed]
+              ) else { return nil }
+        return String(decoding: redacted, as: UTF8.self)
+    }
+
+    private func redactingJSON(_ value: Any, depth: Int) -> Any {
+        // JSONSerialization already bounds nesting; this bound keeps the walk cheap regardless.
+        guard depth < 64 else { return Self.placeholder }
+        if let object = value as? [String: Any] {
+            var result: [String: Any] = [:]
+            for (key, element) in object {
+                result[key] = isSensitive(key) ? Self.placeholder : redactingJSON(element, depth: depth + 1)
+            }
+            return result
+        }
+        if let array = value as? [Any] {
+            return array.map { redactingJSON($0, depth: depth + 1) }
+        }
+        return value
     }
 }

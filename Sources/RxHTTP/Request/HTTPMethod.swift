@@ -38,6 +38,8 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     public static let delete = HTTPMethod("DELETE")
     /// `OPTIONS`
     public static let options = HTTPMethod("OPTIONS")
+    /// `TRACE`
+    public static let trace = HTTPMethod("TRACE")
 
     /// Whether `requestObject`'s parameters go in the query string (GET, HEAD, DELETE) rather
     /// than in the body.

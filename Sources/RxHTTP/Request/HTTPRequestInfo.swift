@@ -4,6 +4,11 @@
 public struct HTTPRequestInfo: Sendable, Hashable {
     /// A number unique to this send within its client (a retry is a new send).
     public let id: UInt64
+    /// The number of the call this send belongs to: the same for every attempt and replay of one
+    /// call, unique within its client (the request id of log lines and events).
+    public let callID: UInt64
+    /// Which attempt of the call this send is: 1 for the first, 2 for the first retry.
+    public let attempt: Int
     /// The method.
     public let method: HTTPMethod
     /// The path as the caller gave it (before encoding).
@@ -16,16 +21,20 @@ public struct HTTPRequestInfo: Sendable, Hashable {
     /// The name of the request's type (`GetUser`), or `requestObject` for path-based calls.
     public let requestName: String
 
-    /// Creates the view; the client does this for every send.
+    /// Creates the view; the client does this for every send. `callID` defaults to `id`.
     public init(
         id: UInt64,
         method: HTTPMethod,
         path: String,
         authorizationType: AuthorizationType?,
         declaresAuthorization: Bool,
-        requestName: String
+        requestName: String,
+        callID: UInt64? = nil,
+        attempt: Int = 1
     ) {
         self.id = id
+        self.callID = callID ?? id
+        self.attempt = attempt
         self.method = method
         self.path = path
         self.authorizationType = authorizationType

@@ -53,6 +53,10 @@ public protocol Request {
     /// wait behind the queue it suspended); default false.
     var bypassesSuspension: Bool { get }
 
+    /// Whether the request may be sent again after it reached the server (see `Idempotency`);
+    /// default `.byMethod`. `.keyed` makes the client send one `Idempotency-Key` per call.
+    var idempotency: Idempotency { get }
+
     /// Turns an accepted response into `Response`. Defaults exist for `Decodable` (with the
     /// client's envelope, if any), `String`, `Data` and `Void`.
     ///
@@ -70,6 +74,7 @@ extension Request {
     public var timeout: TimeInterval? { nil }
     public var baseURL: URL? { nil }
     public var bypassesSuspension: Bool { false }
+    public var idempotency: Idempotency { .byMethod }
 }
 
 extension Request where Response: Decodable {

@@ -10,6 +10,10 @@ import Foundation
 ///   `HTTPClient.escapedPathSegment(_:)`.
 /// - Characters not allowed in a path (spaces, non-ASCII, `#`, …) are percent-encoded on their
 ///   UTF-8 bytes; valid `%XX` escapes are kept as they are.
+/// - A `.` or `..` segment in the path (also written `%2E`, `.%2e`, …) is refused with
+///   `.invalidRequest`: URL normalisation (curl's, a server's, a proxy's) removes dot segments, so
+///   `/req/../../etc/passwd` under `https://h/v1` would leave the base path. Keeping them literally
+///   is not possible and encoding them changes nothing (`%2E%2E` is `..` to a normaliser).
 enum URLBuilder {
     /// Checks that `url` can serve as a base: an http or https URL with a host.
     static func validateBase(_ url: URL) throws(HTTPClientError) {
@@ -81,6 +85,13 @@ enum URLBuilder {
         let baseQuery = base.query
         let origin = base.origin
         let (pathPart, pathQuery) = split(path)
+        if hasDotSegment(pathPart) {
+            throw HTTPClientError(
+                .invalidRequest,
+                message: "the path \(HeaderValidation.escaped(pathPart)) has a \".\" or \"..\" segment, which would leave the base path",
+                url: base.url
+            )
+        }
         var joinedPath = basePath
         let relative = String(pathPart.drop { $0 == "/" })
         if !relative.isEmpty || pathPart.hasSuffix("/") || joinedPath.isEmpty {
@@ -101,6 +112,15 @@ enum URLBuilder {
             throw HTTPClientError(.invalidRequest, message: "cannot build a URL from path \(HeaderValidation.escaped(path))", url: base.url)
         }
         return url
+    }
+
+    /// Whether a segment of `path` is `.` or `..`, literally or percent-encoded.
+    static func hasDotSegment(_ path: String) -> Bool {
+        path.split(separator: "/", omittingEmptySubsequences: true).contains { segment in
+            guard segment.utf8.count <= 6 else { return false }
+            let decoded = segment.lowercased().replacingOccurrences(of: "%2e", with: ".")
+            return decoded == "." || decoded == ".."
+        }
     }
 
     /// Splits at the first `?`: the path and its query, if any.

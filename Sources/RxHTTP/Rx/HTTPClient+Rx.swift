@@ -16,6 +16,8 @@ extension Reactive where Base: HTTPClient {
     ///   - parameters: The parameters; nil values are dropped.
     ///   - encoding: Where the parameters go; default `.automatic`.
     ///   - headers: Headers over the default ones.
+    ///   - idempotency: Whether the request may be sent again after reaching the server; default
+    ///     `.byMethod`. `.keyed` sends one `Idempotency-Key` per subscription.
     /// - Returns: A cold `Single` of the model; it fails with an `HTTPClientError`.
     /// - Note: Thread-safe to subscribe from any thread; events arrive on the client's callback
     ///   queue.
@@ -24,12 +26,14 @@ extension Reactive where Base: HTTPClient {
         method: HTTPMethod = .get,
         parameters: [String: Any?]? = nil,
         encoding: ParameterEncoding = .automatic,
-        headers: [String: String] = [:]
+        headers: [String: String] = [:],
+        idempotency: Idempotency = .byMethod
     ) -> Single<T> {
         let client = base
         return Single.create { single in
             let handle = client.requestObject(
-                path: path, method: method, parameters: parameters, encoding: encoding, headers: headers
+                path: path, method: method, parameters: parameters, encoding: encoding, headers: headers,
+                idempotency: idempotency
             ) { (result: Result<T, HTTPClientError>) in
                 single(result.mapError { $0 })
             }

@@ -5,10 +5,17 @@ import RxCore
 /// the network, so that a faster engine, or `StubTransport` in tests, can be plugged in.
 ///
 /// Contract: `completion` is called at most once, with the response (any status code) or an
-/// error; never after the returned disposable was disposed — disposing cancels the exchange.
-/// The transport enforces `request.timeoutInterval` over the whole exchange and fails with
-/// `HTTPClientError(.timedOut)` when it passes. Other errors may be system errors (`URLError`
-/// codes in `NSURLErrorDomain`); the client maps them to `.transport`, `.timedOut` or `.cancelled`.
+/// error; never after the returned disposable was disposed — disposing cancels the exchange and
+/// returns promptly, whatever the exchange is doing. The transport enforces
+/// `request.timeoutInterval` over the whole exchange and fails with `HTTPClientError(.timedOut)`
+/// when it passes. Errors are best given as `HTTPClientError`s with a truthful `phase` (see
+/// `HTTPClientError.Phase`); system errors (`URLError` codes in `NSURLErrorDomain`) are mapped by
+/// the client, which then assumes the request may have been sent unless the code says the
+/// connection was never made.
+///
+/// A transport implements `send(_:completion:)`; one that can honour the client's redirect policy
+/// and body limit implements `send(_:options:completion:)` too (its default ignores the options,
+/// and the client then checks the body size only after the fact).
 ///
 /// - Note: Implementations are thread-safe; `completion` may run on any thread.
 public protocol HTTPTransport: Sendable {
@@ -22,4 +29,34 @@ public protocol HTTPTransport: Sendable {
         _ request: URLRequest,
         completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
     ) -> Disposable
+
+    /// Starts sending `request` under `options` (redirect policy, largest body).
+    ///
+    /// - Parameters:
+    ///   - request: The request, fully built and validated.
+    ///   - options: What the client asks of the exchange.
+    ///   - completion: Receives the response or the error, at most once.
+    /// - Returns: Disposing it cancels the exchange; `completion` is then not called.
+    func send(
+        _ request: URLRequest,
+        options: HTTPTransportOptions,
+        completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
+    ) -> Disposable
+
+    /// Releases what the transport holds (sessions, connection pools) once no request is in flight;
+    /// called by `HTTPClient.shutdown(gracePeriod:)` on a transport the client created. The default
+    /// does nothing.
+    func shutdown()
+}
+
+extension HTTPTransport {
+    public func send(
+        _ request: URLRequest,
+        options: HTTPTransportOptions,
+        completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
+    ) -> Disposable {
+        send(request, completion: completion)
+    }
+
+    public func shutdown() {}
 }

@@ -41,6 +41,18 @@ public struct StubResponse: Sendable {
         return .status(statusCode, body: data, headers: ["Content-Type": "application/json"], delay: delay)
     }
 
+    /// The connection was refused: a `.transport` failure that was never sent (`phase == .notSent`),
+    /// which the client may retry for any method.
+    public static func connectionRefused(delay: RxTimeInterval = .zero) -> StubResponse {
+        .failure(HTTPClientError(.transport, message: "stub: the connection was refused", phase: .notSent), delay: delay)
+    }
+
+    /// The connection dropped after the request went out: a `.transport` failure in phase
+    /// `.sentWithoutResponse`, which the client retries only for idempotent or keyed requests.
+    public static func connectionLost(delay: RxTimeInterval = .zero) -> StubResponse {
+        .failure(HTTPClientError(.transport, message: "stub: the connection was lost", phase: .sentWithoutResponse), delay: delay)
+    }
+
     /// A failure, e.g. `.failure(HTTPClientError(.transport))`.
     public static func failure(_ error: HTTPClientError, delay: RxTimeInterval = .zero) -> StubResponse {
         StubResponse(result: .failure(error), delay: delay)

@@ -77,6 +77,17 @@ public final class StubTransport: HTTPTransport {
         _ request: URLRequest,
         completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
     ) -> Disposable {
+        send(request, options: .standard, completion: completion)
+    }
+
+    /// Answers `request` from the stubs; a stubbed body larger than `options.maxResponseBodySize`
+    /// fails with `.responseTooLarge`, as the real transport does. Redirects are not followed (a
+    /// stubbed 3xx is the response).
+    public func send(
+        _ request: URLRequest,
+        options: HTTPTransportOptions,
+        completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
+    ) -> Disposable {
         let rules = state.withLock { state -> [Rule] in
             state.sent.append(request)
             return state.rules
@@ -86,11 +97,19 @@ public final class StubTransport: HTTPTransport {
         var result: Result<HTTPResponse, any Error> = stub.result.map { response in
             HTTPResponse(statusCode: response.statusCode, headers: response.headers, body: response.body, url: response.url ?? request.url)
         }.mapError { $0 }
+        if case .success(let response) = result, response.body.count > options.maxResponseBodySize {
+            result = .failure(HTTPClientError(
+                .responseTooLarge, message: "the response body passed the limit of \(options.maxResponseBodySize) bytes",
+                statusCode: response.statusCode, url: request.url, headers: response.headers, phase: .responded
+            ))
+        }
         var delay = stub.delay
         let timeout = RxTimeInterval.seconds(request.timeoutInterval)
         if request.timeoutInterval > 0, timeout < delay {
             delay = timeout
-            result = .failure(HTTPClientError(.timedOut, message: "stubbed response later than the time-out", url: request.url))
+            result = .failure(HTTPClientError(
+                .timedOut, message: "stubbed response later than the time-out", url: request.url, phase: .sentWithoutResponse
+            ))
         }
         let exchange = StubExchange(completion: completion) { [state] in
             state.withLock { $0.cancelledCount += 1 }

@@ -1,31 +1,48 @@
 import Foundation
 import RxCore
 
-/// One request/response exchange of `URLSessionTransport`: collects the response and body,
-/// holds the overall time-out in the transport's `DeadlineQueue`, and completes exactly once (or
-/// never, once disposed).
+/// One request/response exchange of `URLSessionTransport`: checks the response's framing and size
+/// as it arrives, decides about redirects, holds the whole-request time-out in the transport's
+/// `DeadlineQueue`, and completes exactly once (or never, once disposed).
+///
+/// Disposing (and every other early end) cancels the task on the transport's cancel queue, never
+/// on the caller's thread: `URLSessionTask.cancel()` waits for the task's work queue, which may be
+/// busy inflating a large body, and disposing must return at once.
 // @unchecked Sendable: mutable state lives in one LockedState; the other properties are immutable.
 final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendable {
     private struct State {
         var isFinished = false
         var response: HTTPURLResponse?
+        var framing: ResponseFraming?
         var body = Data()
         var deadline: DeadlineQueue.Token?
+        var redirects = 0
     }
 
     private let task: URLSessionDataTask
     private let deadlines: DeadlineQueue
+    private let cancelQueue: DispatchQueue
     private let timeout: TimeInterval
+    private let options: HTTPTransportOptions
+    private let method: String?
+    /// Called when the response's framing is broken, so that its connection is never reused.
+    private let retireConnection: @Sendable () -> Void
     private let completion: @Sendable (Result<HTTPResponse, any Error>) -> Void
     private let state = LockedState<State>.make(State())
 
     init(
-        task: URLSessionDataTask, deadlines: DeadlineQueue, timeout: TimeInterval,
+        task: URLSessionDataTask, deadlines: DeadlineQueue, cancelQueue: DispatchQueue, timeout: TimeInterval,
+        options: HTTPTransportOptions, method: String?,
+        retireConnection: @escaping @Sendable () -> Void,
         completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
     ) {
         self.task = task
         self.deadlines = deadlines
+        self.cancelQueue = cancelQueue
         self.timeout = timeout
+        self.options = options
+        self.method = method
+        self.retireConnection = retireConnection
         self.completion = completion
         Resources.incrementTotal()
     }
@@ -34,9 +51,13 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
         Resources.decrementTotal()
     }
 
+    private var url: URL? {
+        task.originalRequest?.url
+    }
+
     /// Adds the time-out to the deadline queue and resumes the task.
     func start() {
-        if timeout > 0, timeout.isFinite {
+        if timeout.isFinite, timeout > 0 {
             let token = deadlines.add(after: timeout, target: self)
             let armed = state.withLock { state -> Bool in
                 guard !state.isFinished else { return false }
@@ -52,53 +73,145 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
 
     /// The whole-request time-out passed: cancels the task and fails with `.timedOut`.
     func deadlinePassed() {
-        finish(
-            .failure(HTTPClientError(.timedOut, message: "no complete response within \(timeout) s", url: task.originalRequest?.url)),
-            cancelTask: true
+        let responded = state.withLock { $0.response != nil }
+        let error = HTTPClientError(
+            .timedOut, message: "no complete response within \(timeout) s", url: url,
+            phase: responded ? .responded : .sentWithoutResponse
         )
+        finish(.failure(error), cancelTask: true)
     }
 
     func didReceive(_ response: URLResponse) {
-        state.withLock { state in
-            state.response = response as? HTTPURLResponse
-            state.body = Data()
+        guard let response = response as? HTTPURLResponse else { return }
+        let headers = HTTPResponse(response, body: Data()).headers
+        let verdict: Result<ResponseFraming, HTTPClientError>
+        do throws(HTTPClientError) {
+            verdict = .success(try ResponseFraming.validate(
+                headers: headers, statusCode: response.statusCode, method: method, url: response.url ?? url
+            ))
+        } catch {
+            verdict = .failure(error)
+        }
+        switch verdict {
+        case .failure(let error):
+            retireConnection()
+            finish(.failure(error), cancelTask: true)
+        case .success(let framing):
+            if let length = framing.contentLength, !framing.hasNoBody, length > Int64(options.maxResponseBodySize) {
+                finish(.failure(tooLarge(response.statusCode, headers: headers, announced: length)), cancelTask: true)
+                return
+            }
+            state.withLock { state in
+                state.response = response
+                state.framing = framing
+                state.body = Data()
+            }
         }
     }
 
     func didReceive(_ data: Data) {
-        state.withLock { state in
+        let overflow = state.withLock { state -> (Int, [String: String])? in
+            guard !state.isFinished else { return nil }
+            guard state.body.count + data.count <= options.maxResponseBodySize else {
+                return (state.response?.statusCode ?? 0, state.response.map { HTTPResponse($0, body: Data()).headers } ?? [:])
+            }
             if state.body.isEmpty {
                 state.body = data
             } else {
                 state.body.append(data)
             }
+            return nil
+        }
+        if let overflow {
+            finish(.failure(tooLarge(overflow.0, headers: overflow.1, announced: nil)), cancelTask: true)
+        }
+    }
+
+    private func tooLarge(_ statusCode: Int, headers: [String: String], announced: Int64?) -> HTTPClientError {
+        let what = announced.map { "announces \($0) bytes" } ?? "passed the limit"
+        return HTTPClientError(
+            .responseTooLarge,
+            message: "the response body \(what); the limit is \(options.maxResponseBodySize) bytes",
+            statusCode: statusCode, url: url, headers: headers, phase: .responded
+        )
+    }
+
+    /// Decides about a redirect and answers URLSession, exactly once, or not at all once this
+    /// exchange has ended (answering then would crash Foundation: its task no longer waits).
+    func willRedirect(
+        response: HTTPURLResponse, proposed: URLRequest, answer: @escaping (URLRequest?) -> Void
+    ) {
+        let current = response.url ?? url ?? proposed.url ?? URL(fileURLWithPath: "/")
+        let refusal = state.withLock { state -> HTTPClientError? in
+            guard !state.isFinished else { return nil }
+            let decision = options.redirectPolicy.decide(
+                location: response.value(forHTTPHeaderField: "Location"), current: current, proposed: proposed,
+                hopsSoFar: state.redirects, credentialHeaderNames: options.credentialHeaderNames
+            )
+            // Answered under the lock on purpose: a cancel (which takes this lock first) then
+            // always reaches the task after the answer, never between Foundation's wait and it.
+            // The answer only enqueues work on the task's queue; it calls nothing of ours.
+            switch decision {
+            case .follow(let next):
+                state.redirects += 1
+                answer(next)
+                return nil
+            case .deliverResponse:
+                answer(nil)
+                return nil
+            case .refuse(let error):
+                answer(nil)
+                return error
+            }
+        }
+        if let refusal {
+            finish(.failure(refusal), cancelTask: true)
         }
     }
 
     func didComplete(error: Error?) {
+        let received = state.withLock { ($0.response, $0.body, $0.framing) }
         if let error {
+            let head = received.0.map { HTTPResponse($0, body: Data()) }
+            finish(.failure(URLErrorClassification.classify(error, url: url, response: head)), cancelTask: false)
+            return
+        }
+        // A 3xx that URLSession did not follow (no Location) never reaches `didReceive`: it is
+        // still the task's response.
+        guard let httpResponse = received.0 ?? (task.response as? HTTPURLResponse) else {
+            finish(.failure(HTTPClientError(.invalidResponse, message: "the response is not an HTTP response", url: url)), cancelTask: false)
+            return
+        }
+        let response = HTTPResponse(httpResponse, body: received.1)
+        do throws(HTTPClientError) {
+            var framing = received.2
+            if framing == nil {
+                framing = try ResponseFraming.validate(
+                    headers: response.headers, statusCode: response.statusCode, method: method, url: response.url ?? url
+                )
+            }
+            // Foundation keeps the body of a 3xx it did not follow to itself: nothing to count.
+            let bodyWasDelivered = received.0 != nil
+            try framing.flatMap { bodyWasDelivered ? $0 : nil }?.validate(bodyCount: received.1.count, statusCode: response.statusCode, headers: response.headers, url: response.url ?? url)
+        } catch {
+            retireConnection()
             finish(.failure(error), cancelTask: false)
             return
         }
-        let received = state.withLock { ($0.response, $0.body) }
-        guard let response = received.0 else {
-            finish(.failure(HTTPClientError(.transport, message: "the response is not an HTTP response")), cancelTask: false)
-            return
-        }
-        finish(.success(HTTPResponse(response, body: received.1)), cancelTask: false)
+        finish(.success(response), cancelTask: false)
     }
 
     /// Completes with the authentication-challenge response (401/407) and what arrived of its body.
     func completeWithChallengeResponse(_ failureResponse: URLResponse?) {
         let received = state.withLock { ($0.response, $0.body) }
         guard let response = received.0 ?? (failureResponse as? HTTPURLResponse) else {
-            finish(.failure(HTTPClientError(.transport, message: "authentication challenge without a response")), cancelTask: true)
+            finish(.failure(HTTPClientError(.invalidResponse, message: "authentication challenge without a response", url: url)), cancelTask: true)
             return
         }
         finish(.success(HTTPResponse(response, body: received.1)), cancelTask: false)
     }
 
-    /// Cancels the exchange; the completion is not called.
+    /// Cancels the exchange; the completion is not called. Returns at once.
     func dispose() {
         finish(nil, cancelTask: true)
     }
@@ -107,6 +220,8 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
         let claim = state.withLock { state -> (won: Bool, deadline: DeadlineQueue.Token?) in
             guard !state.isFinished else { return (false, nil) }
             state.isFinished = true
+            // The body is no longer needed here: a cut-off large body is released now.
+            state.body = Data()
             defer { state.deadline = nil }
             return (true, state.deadline)
         }
@@ -115,7 +230,7 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
             deadlines.remove(deadline)
         }
         if cancelTask {
-            task.cancel()
+            cancelQueue.async { [task] in task.cancel() }
         }
         if let result {
             completion(result)

@@ -40,6 +40,8 @@ public final class LoopbackHTTPServer: Sendable {
     private let state: LockedState<State>
     let router = LoopbackRouter()
     let log: LoopbackRequestLog
+    /// How many of the next accepted connections are closed before anything is read.
+    let acceptDrops = LockedState<Int>.make(0)
 
     /// Creates a stopped server.
     ///
@@ -77,7 +79,7 @@ public final class LoopbackHTTPServer: Sendable {
                     return .success(false)
                 case .stopped:
                     do throws(LoopbackHTTPServerError) {
-                        let run = try LoopbackServerRun(port: state.port, router: router, log: log)
+                        let run = try LoopbackServerRun(port: state.port, router: router, log: log, acceptDrops: acceptDrops)
                         state.port = run.port
                         state.lifecycle = .running(run)
                         return .success(true)
@@ -164,6 +166,16 @@ public final class LoopbackHTTPServer: Sendable {
             if case .running(let run) = state.lifecycle { return run.openConnectionCount }
             return 0
         }
+    }
+
+    /// Closes each of the next `count` connections as soon as it is accepted, before reading a
+    /// byte of the request: a server that crashes on accept. The client has written (or is
+    /// writing) its request and gets no answer. `0` stops dropping.
+    ///
+    /// - Parameter count: How many connections to drop; negative counts as 0.
+    /// - Note: Thread-safe; dropped connections still count in `acceptedConnectionCount`.
+    public func dropConnectionsOnAccept(_ count: Int) {
+        acceptDrops.withLock { $0 = max(0, count) }
     }
 
     /// How many connections the server accepted since it was created (across restarts); tells

@@ -32,12 +32,13 @@ final class LoopbackServerRun: Sendable {
     private let wakeWrite: Int32
     private let router: LoopbackRouter
     private let log: LoopbackRequestLog
+    private let acceptDrops: LockedState<Int>
     private let state = LockedState.make(State())
 
     /// Binds the listener and starts accepting.
     ///
     /// - Throws: `LoopbackHTTPServerError` if the port is taken or a socket call fails.
-    init(port: UInt16, router: LoopbackRouter, log: LoopbackRequestLog) throws(LoopbackHTTPServerError) {
+    init(port: UInt16, router: LoopbackRouter, log: LoopbackRequestLog, acceptDrops: LockedState<Int>) throws(LoopbackHTTPServerError) {
         guard let pipe = LoopbackSocket.makePipe() else { throw .socketFailure(operation: "pipe", errno: errno) }
         let listener: (fd: Int32, port: UInt16)
         do {
@@ -54,6 +55,7 @@ final class LoopbackServerRun: Sendable {
         self.wakeWrite = pipe.write
         self.router = router
         self.log = log
+        self.acceptDrops = acceptDrops
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "LoopbackHTTPServer accept :\(listener.port)"
         thread.start()
@@ -110,6 +112,16 @@ final class LoopbackServerRun: Sendable {
                 continue
             }
             let id = log.recordAcceptedConnection()
+            let drop = acceptDrops.withLock { remaining -> Bool in
+                guard remaining > 0 else { return false }
+                remaining -= 1
+                return true
+            }
+            if drop {
+                // A server that dies on accept: closed before a byte of the request is read.
+                LoopbackSocket.close(fd)
+                continue
+            }
             let admitted = state.withLock { state -> Bool in
                 guard !state.stopping, state.connections.count < Self.maxConnections else { return false }
                 state.connections[id] = OpenConnection(fd: fd, thread: nil)

@@ -1,0 +1,49 @@
+import Foundation
+import RxCore
+
+/// A call that failed before it could be built (an invalid URL, header, parameter or time-out):
+/// nothing is sent, and its error is delivered once on the callback queue — or `.cancelled`, if
+/// the handle is cancelled first.
+// @unchecked Sendable: the completion lives in one LockedState; `error` and `queue` are immutable.
+final class RefusedCall<Output>: CancellableCall, @unchecked Sendable {
+    private struct State {
+        var completion: ((Result<Output, HTTPClientError>) -> Void)?
+        var wasCancelled = false
+    }
+
+    private let state: LockedState<State>
+    private let queue: DispatchQueue
+    private let error: HTTPClientError
+
+    init(error: HTTPClientError, queue: DispatchQueue, completion: @escaping (Result<Output, HTTPClientError>) -> Void) {
+        self.state = .make(State(completion: completion))
+        self.queue = queue
+        self.error = error
+        queue.async { [self] in deliver() }
+    }
+
+    var isCancelled: Bool {
+        state.withLock { $0.wasCancelled }
+    }
+
+    func cancel() {
+        let pending = state.withLock { state -> Bool in
+            guard state.completion != nil else { return false }
+            state.wasCancelled = true
+            return true
+        }
+        if pending {
+            queue.async { [self] in deliver() }
+        }
+    }
+
+    /// Calls the completion once: with `.cancelled` if cancelled first, else with the error.
+    private func deliver() {
+        let taken = state.withLock { state -> (((Result<Output, HTTPClientError>) -> Void)?, Bool) in
+            defer { state.completion = nil }
+            return (state.completion, state.wasCancelled)
+        }
+        guard let completion = taken.0 else { return }
+        completion(.failure(taken.1 ? HTTPClientError(.cancelled, message: "the request was cancelled", phase: .notSent) : error))
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// What the client asks of a transport besides the request itself: the redirect policy and the
+/// largest body it will accept.
+///
+/// - Note: A value type; `Sendable`.
+public struct HTTPTransportOptions: Sendable, Hashable {
+    /// The default largest response body: 64 MiB.
+    public static let defaultMaxResponseBodySize = 64 * 1_024 * 1_024
+
+    /// The largest accepted `maxResponseBodySize`: 4 GiB.
+    public static let maxResponseBodySizeLimit = 4 * 1_024 * 1_024 * 1_024
+
+    /// Which redirects are followed, and how.
+    public var redirectPolicy: RedirectPolicy
+    /// The largest body accepted, in bytes after decoding (gzip/deflate): a bigger one fails with
+    /// `.responseTooLarge` as soon as it passes the limit (or at once when `Content-Length`
+    /// announces it), and the connection is closed. Clamped to 0...4 GiB.
+    public var maxResponseBodySize: Int
+    /// Header names (besides `Authorization`, `Proxy-Authorization` and `Cookie`) that carry
+    /// credentials and are removed when a redirect leaves the request's origin.
+    public var credentialHeaderNames: Set<String>
+
+    /// Creates options; every parameter has the default described on its property.
+    public init(
+        redirectPolicy: RedirectPolicy = .follow,
+        maxResponseBodySize: Int = HTTPTransportOptions.defaultMaxResponseBodySize,
+        credentialHeaderNames: Set<String> = []
+    ) {
+        self.redirectPolicy = redirectPolicy
+        self.maxResponseBodySize = min(max(0, maxResponseBodySize), Self.maxResponseBodySizeLimit)
+        self.credentialHeaderNames = credentialHeaderNames
+    }
+
+    /// The defaults.
+    public static let standard = HTTPTransportOptions()
+}

@@ -35,7 +35,7 @@ final class AbsurdIntervalTests: RxTestCase {
 
     func testTimeOperatorsTakeAnyInterval() {
         for interval in absurd {
-            Observable<Int>.just(1).delay(.seconds(interval), scheduler: MainScheduler.instance).subscribe().dispose()
+            Observable<Int>.just(1).delay(.seconds(interval), scheduler: ConcurrentDispatchQueueScheduler.background).subscribe().dispose()
             Observable<Int>.never().timeout(.seconds(interval), scheduler: ConcurrentDispatchQueueScheduler.background).subscribe().dispose()
             Observable<Int>.timer(.seconds(interval), scheduler: ConcurrentDispatchQueueScheduler.background).subscribe().dispose()
         }

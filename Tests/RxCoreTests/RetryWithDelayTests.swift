@@ -1,3 +1,4 @@
+import Foundation
 import RxCore
 import RxTesting
 import XCTest
@@ -229,5 +230,54 @@ final class RetryWithDelayReentrancyTests: RxTestCase {
         XCTAssertEqual(observer.events, [.error(230, TestError.boom)])
         XCTAssertEqual(signalSubscriptions, 2)
         XCTAssertEqual(signalDisposals, 2, "a wait that ended is not left listening")
+    }
+}
+
+/// `onRetry` of the retry operator, in virtual time (0.1 s per tick).
+final class RetryNotificationTests: RxTestCase {
+    private let scheduler = TestScheduler(initialClock: 0, resolution: 0.1)
+
+    func testOnRetryTellsTheAttemptTheErrorTheDelayAndWhatEndedTheWait() {
+        let reachable = PublishSubject<Void>()
+        let source = scheduler.createColdObservable([.error(1, TestError.boom)] as [Recorded<Event<Int>>])
+        let told = NotificationLog()
+        _ = scheduler.scheduleAt(215) { reachable.onNext(()) }
+        _ = scheduler.start {
+            source.asObservable().retry(
+                4, delay: .constant(time: 2), scheduler: self.scheduler, didBecomeReachable: reachable.asObservable(),
+                onRetry: { told.append($0) }
+            )
+        }
+        // Fails at 201; reachability ends the wait at 215 (before 221); fails at 216; timer at 236.
+        XCTAssertEqual(source.subscriptions.map(\.subscribe), [200, 215, 236, 257])
+        XCTAssertEqual(told.entries.map(\.attempt), [2, 3, 4])
+        XCTAssertEqual(told.entries.map(\.trigger), [.reachability, .timer, .timer])
+        XCTAssertEqual(told.entries.map(\.delay), [2, 2, 2])
+        XCTAssertEqual(told.entries.map { ($0.waited * 10).rounded() }, [14, 20, 20])
+        XCTAssertTrue(told.entries.allSatisfy { $0.error as? TestError == .boom })
+    }
+
+    func testOnRetryIsToldOfImmediateRetries() {
+        let source = scheduler.createColdObservable([.error(1, TestError.boom)] as [Recorded<Event<Int>>])
+        let told = NotificationLog()
+        _ = scheduler.start {
+            source.asObservable().retry(3, delay: .immediate, scheduler: self.scheduler, onRetry: { told.append($0) })
+        }
+        XCTAssertEqual(told.entries.map(\.trigger), [.immediate, .immediate])
+    }
+}
+
+/// Retry notifications collected from any thread.
+// @unchecked Sendable: `stored` is only touched under `lock`.
+private final class NotificationLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [RetryNotification<Error>] = []
+
+    func append(_ notification: RetryNotification<Error>) {
+        lock.withLock { stored.append(notification) }
+    }
+
+    var entries: [RetryNotification<Error>] {
+        lock.withLock { stored }
     }
 }

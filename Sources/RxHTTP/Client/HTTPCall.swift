@@ -166,7 +166,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
             if inline {
                 attemptEnded(mapped, attempt: attempt)
             } else {
-                client.callbackQueue.async { self.attemptEnded(mapped, attempt: attempt) }
+                client.runOnCallbackContext { self.attemptEnded(mapped, attempt: attempt) }
             }
         }
         let keep = state.withLock { state -> Bool in
@@ -397,7 +397,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
         action.timer?.dispose()
         let error = action.error
         let notify = action.notify
-        client.callbackQueue.async { [self] in
+        client.runOnCallbackContext { [self] in
             if let notify {
                 for plugin in client.plugins {
                     plugin.didReceive(.failure(error), request: notify.request, info: notify.info)
@@ -481,7 +481,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
     /// Fails the call from any thread if it is still in `phase`: the delivery hops to the callback
     /// queue, never running synchronously inside the call that made the request.
     private func failLater(_ error: HTTPClientError, ifStill phase: Phase) {
-        client.callbackQueue.async { [self] in
+        client.runOnCallbackContext { [self] in
             finish(.failure(error), ifStill: phase)
         }
     }
@@ -489,7 +489,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
     /// Fails a call that the client refused to admit, on the callback queue.
     private func refuse(_ error: HTTPClientError) {
         state.withLock { $0.phase = .finished }
-        client.callbackQueue.async { [self] in
+        client.runOnCallbackContext { [self] in
             takeCompletion()?(.failure(error))
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import RxCore
 
 extension HTTPClient {
     /// The settings of a client; `Configuration()` holds the defaults.
@@ -24,6 +25,12 @@ extension HTTPClient {
         /// Where completions (and decoding) run; default a serial background queue of the client,
         /// never the main queue (a daemon's main queue may never run).
         public var callbackQueue: DispatchQueue?
+        /// Runs completions, decoding and the plugins' `didReceive`/`process` instead of
+        /// `callbackQueue`, when set. Give the `TestScheduler` of a test (with a `StubTransport`
+        /// and a `RetryPolicy` on the same scheduler) and the whole client runs in virtual time on
+        /// the test's thread: `scheduler.start { client.rx.request(...) }` records every event at
+        /// its exact tick. Default nil.
+        public var callbackScheduler: (any SchedulerType)?
         /// The response envelope that wraps every model (`{status, message, data}`); default nil.
         public var envelope: ResponseEnvelope?
         /// The status codes that count as success; default 200..<300. Others fail with
@@ -70,10 +77,12 @@ extension HTTPClient {
             reachabilityProbeInterval: TimeInterval = 5,
             reachabilityTimeout: TimeInterval = 2,
             reachabilityRecoveryProbeInterval: TimeInterval = 0.5,
+            callbackScheduler: (any SchedulerType)? = nil,
             redirectPolicy: RedirectPolicy = .follow,
             maxResponseBodySize: Int = HTTPTransportOptions.defaultMaxResponseBodySize
         ) {
             self.reachabilityRecoveryProbeInterval = reachabilityRecoveryProbeInterval
+            self.callbackScheduler = callbackScheduler
             self.redirectPolicy = redirectPolicy
             self.maxResponseBodySize = min(max(0, maxResponseBodySize), HTTPTransportOptions.maxResponseBodySizeLimit)
             self.storedTimeout = TimeoutBounds.clamped(timeout) ?? TimeoutBounds.defaultTimeout

@@ -32,7 +32,7 @@ extension HTTPClient {
         do throws(HTTPClientError) {
             plan = try makePlan(parts, policy: policy)
         } catch {
-            return HTTPRequestHandle(call: RefusedCall(error: error, queue: callbackQueue, completion: completion))
+            return HTTPRequestHandle(call: RefusedCall(error: error, client: self, completion: completion))
         }
         let call = HTTPCall(client: self, id: makeRequestID(), plan: plan, decode: decode, completion: completion)
         call.start()

@@ -81,7 +81,7 @@ extension HTTPClient {
         if ownsTransport {
             transport.shutdown()
         }
-        callbackQueue.async {
+        runOnCallbackContext {
             for waiter in shutdown.finish() {
                 waiter()
             }

@@ -161,7 +161,7 @@ public final class HTTPClient: Sendable {
         } else {
             // The client's own queue (never a user's queue, which may be the main queue) also
             // runs the default transport's delegate and time-outs: completions need no hop.
-            let ownsQueue = configuration.callbackQueue == nil
+            let ownsQueue = configuration.callbackQueue == nil && configuration.callbackScheduler == nil
             self.transport = URLSessionTransport(
                 configuration: URLSessionTransport.daemonConfiguration(timeout: configuration.timeout),
                 callbackQueue: ownsQueue ? callbackQueue : nil,
@@ -216,6 +216,19 @@ public final class HTTPClient: Sendable {
         state.withLock { state in
             defer { state.nextID &+= 1 }
             return state.nextID
+        }
+    }
+
+    /// Runs `work` where completions run: on `configuration.callbackScheduler` if set, else on the
+    /// callback queue. Never synchronously inside the caller's call to the client.
+    func runOnCallbackContext(_ work: @escaping @Sendable () -> Void) {
+        if let scheduler = configuration.callbackScheduler {
+            _ = scheduler.schedule(()) { _ in
+                work()
+                return Disposables.create()
+            }
+        } else {
+            callbackQueue.async(execute: work)
         }
     }
 

@@ -4,7 +4,7 @@ import RxCore
 /// A call that failed before it could be built (an invalid URL, header, parameter or time-out):
 /// nothing is sent, and its error is delivered once on the callback queue — or `.cancelled`, if
 /// the handle is cancelled first.
-// @unchecked Sendable: the completion lives in one LockedState; `error` and `queue` are immutable.
+// @unchecked Sendable: the completion lives in one LockedState; `error` and `client` are immutable.
 final class RefusedCall<Output>: CancellableCall, @unchecked Sendable {
     private struct State {
         var completion: ((Result<Output, HTTPClientError>) -> Void)?
@@ -12,14 +12,14 @@ final class RefusedCall<Output>: CancellableCall, @unchecked Sendable {
     }
 
     private let state: LockedState<State>
-    private let queue: DispatchQueue
+    private let client: HTTPClient
     private let error: HTTPClientError
 
-    init(error: HTTPClientError, queue: DispatchQueue, completion: @escaping (Result<Output, HTTPClientError>) -> Void) {
+    init(error: HTTPClientError, client: HTTPClient, completion: @escaping (Result<Output, HTTPClientError>) -> Void) {
         self.state = .make(State(completion: completion))
-        self.queue = queue
+        self.client = client
         self.error = error
-        queue.async { [self] in deliver() }
+        client.runOnCallbackContext { [self] in deliver() }
     }
 
     var isCancelled: Bool {
@@ -33,7 +33,7 @@ final class RefusedCall<Output>: CancellableCall, @unchecked Sendable {
             return true
         }
         if pending {
-            queue.async { [self] in deliver() }
+            client.runOnCallbackContext { [self] in deliver() }
         }
     }
 

@@ -1,0 +1,105 @@
+import Foundation
+
+/// Entry points for the libFuzzer targets in `Fuzz/`: each takes arbitrary bytes and runs one
+/// parser or builder the library owns, which must return or throw a typed error, never trap.
+///
+/// Not API: reachable only through `@_spi(Fuzzing) import RxHTTP`, so the parsers themselves stay
+/// internal.
+@_spi(Fuzzing)
+public enum FuzzingEntryPoints {
+    /// Splits `data` (UTF-8, lossy) into a base URL, a path and query parameters at NUL bytes, and
+    /// builds the URL; also percent-encodes every piece each way.
+    public static func buildURL(_ data: Data) {
+        let parts = String(decoding: data, as: UTF8.self).split(separator: "\u{0}", omittingEmptySubsequences: false).map(String.init)
+        let base = parts.first ?? ""
+        let path = parts.count > 1 ? parts[1] : ""
+        var parameters: [(String, String)] = []
+        var index = 2
+        while index + 1 < parts.count {
+            parameters.append((parts[index], parts[index + 1]))
+            index += 2
+        }
+        for piece in parts {
+            _ = PercentEncoding.encodePath(piece)
+            _ = PercentEncoding.encodeQuery(piece)
+            _ = PercentEncoding.encodeQueryComponent(piece)
+            _ = PercentEncoding.encodePathSegment(piece)
+            _ = PercentEncoding.encodeFormComponent(piece)
+            _ = URLBuilder.hasDotSegment(piece)
+            _ = try? URLBuilder.baseURL(host: piece)
+        }
+        if let url = URL(string: base), let parsed = try? URLBuilder.Base(url) {
+            _ = try? URLBuilder.url(base: parsed, path: path, parameters: parameters)
+        }
+        _ = try? URLBuilder.url(base: URLBuilder.Base(URL(string: "https://api.example.com/v1")!), path: path, parameters: parameters)
+    }
+
+    /// Parses `data` as a `Retry-After` value, both forms.
+    public static func parseRetryAfter(_ data: Data) {
+        let text = String(decoding: data, as: UTF8.self)
+        _ = RetryAfterHeader.seconds(from: text, now: Date(timeIntervalSince1970: 1_700_000_000))
+        let error = HTTPClientError(.unacceptableStatusCode, statusCode: 503, headers: ["Retry-After": text])
+        _ = RetryPolicy(maxAttempts: 3, delay: .constant(time: 1)).delay(beforeRetry: 1, after: error)
+    }
+
+    /// Decodes `data` as a response body: into `JSONValue`, through the default envelope, at a key
+    /// path, as text.
+    public static func decodeResponse(_ data: Data) {
+        let response = HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: data)
+        let plain = ResponseDecodingContext(decoder: JSONDecoder(), envelope: nil)
+        let enveloped = ResponseDecodingContext(decoder: JSONDecoder(), envelope: ResponseEnvelope())
+        _ = try? DecodableResponseDecoding<JSONValue>().decode(response, context: plain)
+        _ = try? DecodableResponseDecoding<JSONValue>().decode(response, context: enveloped)
+        _ = try? DecodableResponseDecoding<JSONValue>(keyPath: "data.items.0.name").decode(response, context: plain)
+        _ = try? StringResponseDecoding().decode(response, context: plain)
+    }
+
+    /// Validates `data` split at NUL bytes as header names and values, and as response framing
+    /// headers; redacts it as a URL, a header set and a body.
+    public static func validateHeaders(_ data: Data) {
+        let parts = String(decoding: data, as: UTF8.self).split(separator: "\u{0}", omittingEmptySubsequences: false).map(String.init)
+        var headers: [String: String] = [:]
+        var index = 0
+        while index + 1 < parts.count {
+            _ = HeaderValidation.isValidToken(parts[index])
+            _ = HeaderValidation.isValidValue(parts[index + 1])
+            headers[parts[index]] = parts[index + 1]
+            index += 2
+        }
+        try? HeaderValidation.validate(headers, url: nil)
+        _ = try? ResponseFraming.validate(headers: headers, statusCode: 200, method: "GET", url: nil)
+        let redaction = Redaction.standard
+        _ = redaction.headers(headers)
+        for part in parts {
+            _ = redaction.urlString(part)
+            _ = redaction.isSensitive(part)
+        }
+        _ = redaction.body(data, contentType: "application/json", limit: 1_024)
+        _ = redaction.body(data, contentType: "application/x-www-form-urlencoded", limit: 1_024)
+    }
+
+    /// Builds a multipart body from `data` split at NUL bytes into names, values and file names.
+    public static func buildMultipart(_ data: Data) {
+        let parts = String(decoding: data, as: UTF8.self).split(separator: "\u{0}", omittingEmptySubsequences: false).map(String.init)
+        var body: [MultipartFormBody.Part] = []
+        var index = 0
+        while index + 2 < parts.count {
+            body.append(.text(name: parts[index], value: parts[index + 1]))
+            body.append(.file(name: parts[index], filename: parts[index + 2], data: Data(parts[index + 1].utf8)))
+            index += 3
+        }
+        _ = try? MultipartFormBody(parts: body, boundary: parts.last ?? "b").encodeBody(using: JSONEncoder())
+    }
+
+    /// Decides about a redirect to `data` (as a `Location` value) from an https URL.
+    public static func decideRedirect(_ data: Data) {
+        let location = String(decoding: data, as: UTF8.self)
+        guard let current = URL(string: "https://api.example.com/a/b?c=d") else { return }
+        for policy in [RedirectPolicy.follow, .sameOrigin, RedirectPolicy(allowsHTTPSDowngrade: true)] {
+            _ = policy.decide(
+                location: location, current: current, proposed: URLRequest(url: current), hopsSoFar: 0,
+                credentialHeaderNames: ["X-Token"]
+            )
+        }
+    }
+}

@@ -2,9 +2,9 @@ import Foundation
 import RxNetworkKit
 import RxTesting
 
-// A walk through RxNetworkKit against an embedded HTTP server on 127.0.0.1 (no internet needed):
-// decoding, parallel requests, retry when the network comes back, async/await, and a logger that
-// keeps secrets out of its output.
+// A walk through RxNetworkKit against embedded HTTP servers on 127.0.0.1 (no internet needed).
+// Each step prints what it did with a timing or a count. `--verbose` logs every header too.
+// SIGINT/SIGTERM shut the client down gracefully and exit 0.
 
 struct User: Decodable, CustomStringConvertible {
     let id: Int
@@ -18,24 +18,62 @@ struct GetUser: Request {
     var path: String { "/users/\(id)" }
 }
 
+/// A POST that may be retried because the server deduplicates by `Idempotency-Key`.
+struct CreateOrder: RetryableRequest {
+    typealias Response = String
+    var path: String { "/orders" }
+    var method: HTTPMethod { .post }
+    var body: any RequestBody { .jsonObject(["sku": "rx-1", "quantity": 1]) }
+    var idempotency: Idempotency { .keyed }
+    var retryPolicy: RetryPolicy { RetryPolicy(maxAttempts: 3, delay: .constant(time: 0.1)) }
+}
+
+struct Text: Request {
+    typealias Response = String
+    let path: String
+    var headers: [String: String] = [:]
+}
+
+let verbose = CommandLine.arguments.contains("--verbose")
 let server = LoopbackHTTPServer()
+let elsewhere = LoopbackHTTPServer()
 do {
     try server.start()
+    try elsewhere.start()
 } catch {
-    print("could not start the embedded server: \(error)")
+    print("could not start the embedded servers: \(error)")
     exit(1)
 }
 server.route(.get, "/users/42", .json(#"{"id":42,"name":"Ada"}"#))
-server.route(.get, "/users/43", .json(#"{"id":43,"name":"Grace"}"#))
-server.route(.get, "/users/44", .json(#"{"id":44,"name":"Barbara"}"#))
+server.route(.get, "/users/43", LoopbackHTTPResponse.json(#"{"id":43,"name":"Grace"}"#).delayed(by: 0.05))
+server.route(.get, "/users/44", LoopbackHTTPResponse.json(#"{"id":44,"name":"Barbara"}"#).delayed(by: 0.05))
 server.route(.get, "/feed", .json(#"{"id":1,"name":"front page"}"#))
 
+let logLines = LockedLines()
 let client = HTTPClient(
     baseURL: server.baseURL,
-    configuration: .init(timeout: 5, reachabilityProbeInterval: 0.2, reachabilityTimeout: 0.5),
-    plugins: [NetworkLoggerPlugin { line in print("  log: \(line)") }]
+    configuration: .init(timeout: 5, retryPolicy: RetryPolicy(maxAttempts: 4, delay: .constant(time: 30), deadline: 60)),
+    plugins: [NetworkLoggerPlugin(logsHeaders: verbose) { line in
+        logLines.append(line)
+        if verbose { print("  log: \(line)") }
+    }]
 )
 let bag = DisposeBag()
+
+// Shut down gracefully on SIGINT/SIGTERM: refuse new work, let in-flight requests finish, exit 0.
+let signalSources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+    signal(number, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+    source.setEventHandler {
+        print("\nsignal \(number): shutting down (grace period 5 s)")
+        _ = client.shutdown(gracePeriod: 5).subscribe { _ in
+            print("shut down cleanly")
+            exit(0)
+        }
+    }
+    source.resume()
+    return source
+}
 
 /// Waits for a Single on this thread (the demo's main thread has nothing else to do).
 func outcome<T>(of single: Single<T>, timeout: TimeInterval = 10) -> Result<T, Error> {
@@ -50,49 +88,149 @@ func outcome<T>(of single: Single<T>, timeout: TimeInterval = 10) -> Result<T, E
     return outcome
 }
 
+/// Runs `body` and returns its result with the elapsed milliseconds.
+func timed<T>(_ body: () -> T) -> (T, Double) {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let value = body()
+    return (value, Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+}
+
+func describe<T>(_ result: Result<T, Error>) -> String {
+    switch result {
+    case .success(let value): return "\(value)"
+    case .failure(let error as HTTPClientError): return "\(error.code) (\(error.message ?? ""))"
+    case .failure(let error): return "\(error)"
+    }
+}
+
+func ms(_ value: Double) -> String { String(format: "%.1f ms", value) }
+
+print("RxNetworkKit demo — embedded servers on \(server.baseURL.absoluteString) and \(elsewhere.baseURL.absoluteString)\n")
+
 print("1. one request, decoded")
-print("   ->", outcome(of: client.rx.requestObject(path: "/users/42") as Single<User>))
+let (first, firstTime) = timed { outcome(of: client.rx.request(GetUser(id: 42))) }
+print("   \(describe(first)) in \(ms(firstTime))")
 
 print("2. three requests in parallel, zipped")
-let zipped = Single.zip(
-    client.rx.request(GetUser(id: 42)),
-    client.rx.request(GetUser(id: 43)),
-    client.rx.request(GetUser(id: 44))
+let alone = [42, 43, 44].map { id in timed { outcome(of: client.rx.request(GetUser(id: id))) }.1 }
+let (zipped, zipTime) = timed {
+    outcome(of: Single.zip(client.rx.request(GetUser(id: 42)), client.rx.request(GetUser(id: 43)), client.rx.request(GetUser(id: 44))))
+}
+print("   \(describe(zipped)) in \(ms(zipTime)) (one after another: \(ms(alone.reduce(0, +))))")
+
+print("3. the server goes down; a request waits to retry (30 s delay) and is sent again when it is back")
+let retries = LockedLines()
+let recovering = HTTPClient(
+    baseURL: server.baseURL,
+    // Default reachability settings: probes only while a request waits, every 0.5 s while the host is down.
+    configuration: .init(timeout: 5, retryPolicy: RetryPolicy(
+        maxAttempts: 4, delay: .constant(time: 30),
+        onRetry: { retries.append("attempt \($0.attempt) after \($0.error.code), ended by \($0.trigger.rawValue)") }
+    ))
 )
-print("   ->", outcome(of: zipped))
-
-print("3. the server goes down; the request waits (30 s retry delay) and retries as soon as it is back")
 server.stop()
-let started = Date()
-DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
+let outageStart = Date()
+nonisolated(unsafe) var backAt = Date.distantFuture
+DispatchQueue.global().asyncAfter(deadline: .now() + 0.6) {
     try? server.start()
-    print("   (server back after \(String(format: "%.1f", Date().timeIntervalSince(started))) s)")
+    backAt = Date()
 }
-guard let reachability = client.reachability else {
-    print("the client has no base URL to watch")
-    exit(1)
-}
-let feed = (client.rx.requestObject(path: "/feed") as Single<User>)
-    .asObservable()
-    .retry(3, delay: .exponential(initial: 30, multiplier: 2, maxDelay: 60),
-           didBecomeReachable: reachability.didBecomeReachable,
-           shouldRetry: { $0.isTransient })
-    .asSingle()
-let recovered = outcome(of: feed)
-print("   -> \(recovered) after \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
+let recovered = outcome(of: recovering.rx.requestObject(path: "/feed") as Single<User>)
+let recoveredAt = Date()
+print("   \(describe(recovered)): outage \(String(format: "%.0f", backAt.timeIntervalSince(outageStart) * 1000)) ms, "
+      + "recovered \(String(format: "%.0f", recoveredAt.timeIntervalSince(backAt) * 1000)) ms after the server came back "
+      + "(\(retries.lines.last?.components(separatedBy: "ended by ").last ?? "no retry"))")
 
-print("4. async/await")
-do {
-    let user: User = try await client.rx.requestObject(path: "/users/43").value
-    print("   ->", user)
-} catch {
-    print("   -> failed:", error)
+print("4. a keyed POST survives a dropped connection without creating two orders")
+let orders = LockedLines()
+server.route(.post, "/orders") { request in
+    let key = request.header(Idempotency.keyHeader) ?? "none"
+    if orders.lines.isEmpty {
+        orders.append(key)
+        return .dropConnection        // the server saw it, the client gets no answer
+    }
+    orders.append(key)
+    return .text("order created")
 }
+let (order, orderTime) = timed { outcome(of: client.rx.request(CreateOrder())) }
+let keys = orders.lines
+print("   \(describe(order)) in \(ms(orderTime)): \(keys.count) attempts, Idempotency-Key \(keys.first.map { String($0.prefix(8)) + "…" } ?? "-") "
+      + "\(Set(keys).count == 1 ? "the same on both" : "CHANGED")")
 
-print("5. bad input is a typed error, never a crash")
-print("   ->", outcome(of: client.rx.requestObject(path: "/users/42", headers: ["X-Evil": "a\r\nInjected: 1"]) as Single<User>))
+print("5. async/await")
+let (asyncUser, asyncTime): (String, Double) = await {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let text: String
+    do {
+        let user: User = try await client.rx.requestObject(path: "/users/42").value
+        text = "\(user)"
+    } catch {
+        text = "failed: \(error)"
+    }
+    return (text, Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+}()
+print("   \(asyncUser) in \(ms(asyncTime))")
+
+print("6. bad input is a typed error, never a crash")
 server.route(.get, "/html", .text("<html>oops</html>"))
-print("   ->", outcome(of: client.rx.requestObject(path: "/html") as Single<User>))
+var deep: Any = 1
+for _ in 0..<10_000 { deep = [deep] }
+let (nested, nestedTime) = timed { outcome(of: client.rx.requestObject(path: "/users/42", parameters: ["deep": deep]) as Single<User>) }
+print("   CR/LF in a header   -> \(describe(outcome(of: client.rx.requestObject(path: "/users/42", headers: ["X-Evil": "a\r\nInjected: 1"]) as Single<User>)))")
+print("   HTML for JSON       -> \(describe(outcome(of: client.rx.requestObject(path: "/html") as Single<User>)))")
+print("   10,000-deep params  -> \(describe(nested)) in \(ms(nestedTime))")
+print("   ../ in a path       -> \(describe(outcome(of: client.rx.request(Text(path: "/users/../../etc/passwd")))))")
+
+print("7. a hostile server is contained")
+let guarded = HTTPClient(baseURL: server.baseURL, configuration: .init(timeout: 5, maxResponseBodySize: 4 << 20))
+server.route(.get, "/bomb", .gzipBomb(inflatedSize: 256 << 20))
+let (bomb, bombTime) = timed { outcome(of: guarded.rx.request(Text(path: "/bomb"))) }
+print("   gzip bomb (1.7 MB on the wire, 256 MiB inflated, limit 4 MiB) -> \(describe(bomb)) after \(ms(bombTime))")
+elsewhere.route(.get, "/landing", .text("landed"))
+server.route(.get, "/jump", LoopbackHTTPResponse.status(302).withHeader("Location", elsewhere.url("/landing").absoluteString))
+_ = outcome(of: client.rx.request(Text(path: "/jump", headers: ["Authorization": "Bearer demo-secret"])))
+let carried = elsewhere.requests.last?.header("Authorization")
+print("   redirect to another origin -> Authorization \(carried == nil ? "dropped" : "LEAKED: \(carried ?? "")")")
+server.route(.get, "/evil", LoopbackHTTPResponse.status(302).withHeader("Location", "file:///etc/passwd"))
+print("   redirect to file:///etc/passwd -> \(describe(outcome(of: client.rx.request(Text(path: "/evil")))))")
+
+print("8. secrets never reach the log")
+logLines.removeAll()
+_ = outcome(of: client.rx.request(Text(path: "/users/42?access_token=demo-token", headers: ["Authorization": "Bearer demo-secret"])))
+let logged = logLines.lines.joined(separator: "\n")
+print("   \(logLines.lines.first ?? "(no line)")")
+print("   token or bearer in the log: \(logged.contains("demo-token") || logged.contains("demo-secret") ? "LEAKED" : "none")")
+
+print("9. graceful shutdown")
+server.route(.get, "/slow", LoopbackHTTPResponse.text("finished").delayed(by: 0.2))
+server.route(.get, "/unavailable", .status(503))
+let finishedInFlight = LockedLines()
+for index in 0..<3 {
+    client.rx.request(Text(path: "/slow?n=\(index)"))
+        .subscribe(onSuccess: { finishedInFlight.append("ok \($0)") }, onFailure: { finishedInFlight.append("failed \($0)") })
+        .disposed(by: bag)
+}
+client.rx.request(Text(path: "/unavailable"))
+    .subscribe(onSuccess: { _ in }, onFailure: { finishedInFlight.append("waiting: \(($0 as? HTTPClientError)?.code.rawValue ?? "?")") })
+    .disposed(by: bag)
+usleep(50_000)
+let (_, shutdownTime) = timed { _ = outcome(of: client.shutdown(gracePeriod: 5).andThen(Single.just(()))) }
+let afterwards = outcome(of: client.rx.request(GetUser(id: 42)))
+let summary = finishedInFlight.lines
+print("   \(summary.filter { $0.hasPrefix("ok") }.count) in flight finished, \(summary.filter { $0.hasPrefix("waiting") }.count) waiting retry stopped "
+      + "(\(summary.first { $0.hasPrefix("waiting") }?.dropFirst(9) ?? "")), drained in \(ms(shutdownTime)); a new request -> \(describe(afterwards))")
 
 server.stop()
-print("done")
+elsewhere.stop()
+_ = signalSources
+print("\ndone")
+
+/// Lines collected from any thread.
+// @unchecked Sendable: `storage` is only touched under `lock`.
+final class LockedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [String] = []
+    func append(_ line: String) { lock.withLock { storage.append(line) } }
+    func removeAll() { lock.withLock { storage.removeAll() } }
+    var lines: [String] { lock.withLock { storage } }
+}

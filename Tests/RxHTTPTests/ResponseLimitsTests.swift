@@ -40,10 +40,7 @@ final class ResponseLimitsTests: LoopbackClientTestCase {
 
     func testAGzipBombStopsAtTheLimitWithBoundedMemory() throws {
         // 128 MiB of zeros in ~0.8 MB of gzip; the limit counts decoded bytes.
-        let bomb = GzipBomb.make(decodedSize: 128 * 1_024 * 1_024)
-        server.route(.get, "/bomb", LoopbackHTTPResponse(
-            status: 200, headers: ["Content-Encoding": "gzip", "Content-Type": "application/octet-stream"], body: bomb
-        ))
+        server.route(.get, "/bomb", .gzipBomb(inflatedSize: 128 * 1_024 * 1_024))
         let before = residentBytes()
         let error = failure(fetch(client(maxBody: 4 * 1_024 * 1_024), "/bomb"))
         XCTAssertEqual(error?.code, .responseTooLarge)
@@ -53,15 +50,12 @@ final class ResponseLimitsTests: LoopbackClientTestCase {
     }
 
     func testAGzipBodyUnderTheLimitIsDecoded() {
-        server.route(.get, "/small", LoopbackHTTPResponse(
-            status: 200, headers: ["Content-Encoding": "gzip"], body: GzipBomb.make(decodedSize: 10_000)
-        ))
+        server.route(.get, "/small", .gzipBomb(inflatedSize: 10_000))
         XCTAssertEqual(success(fetch(client(maxBody: 20_000), "/small"))?.utf8.count, 10_000)
     }
 
     func testDisposingALargeTransferReturnsPromptly() throws {
-        let bomb = GzipBomb.make(decodedSize: 512 * 1_024 * 1_024)
-        server.route(.get, "/bomb", LoopbackHTTPResponse(status: 200, headers: ["Content-Encoding": "gzip"], body: bomb))
+        server.route(.get, "/bomb", .gzipBomb(inflatedSize: 512 * 1_024 * 1_024))
         let client = client(maxBody: HTTPTransportOptions.maxResponseBodySizeLimit)
         let subscription = client.rx.request(RawText(path: "/bomb")).subscribe(onSuccess: { _ in }, onFailure: { _ in })
         // Let the transfer get going: the response head arrives first.

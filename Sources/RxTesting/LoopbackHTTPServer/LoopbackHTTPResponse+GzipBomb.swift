@@ -1,12 +1,27 @@
 import Foundation
 
-/// A gzip stream that inflates to `decodedSize` zero bytes from about `decodedSize / 160` bytes:
-/// one literal zero, then back-references of length 258 at distance 1 in a single fixed-Huffman
-/// deflate block (13 bits per 258 bytes), and the size trailer. The CRC-32 is computed up to
-/// 16 MiB; a bigger bomb is meant to be cut off before its trailer is ever checked, and gets 0.
+extension LoopbackHTTPResponse {
+    /// A `200` whose body is gzip-compressed zeros (`Content-Encoding: gzip`): `inflatedSize` bytes
+    /// once decoded, from about `inflatedSize / 160` bytes on the wire — a gzip bomb, for testing
+    /// a client's response size limit.
+    ///
+    /// - Parameter inflatedSize: The decoded size in bytes (at least 1). Up to 16 MiB the stream is
+    ///   complete and valid (CRC-32 included); a bigger one carries a zero CRC, since a client under
+    ///   test is meant to stop long before the trailer.
+    /// - Returns: The response.
+    public static func gzipBomb(inflatedSize: Int) -> LoopbackHTTPResponse {
+        LoopbackHTTPResponse(
+            status: 200,
+            headers: ["Content-Encoding": "gzip", "Content-Type": "application/octet-stream"],
+            body: GzipBomb.make(decodedSize: max(1, inflatedSize))
+        )
+    }
+}
+
+/// Builds the stream: one literal zero, then back-references of length 258 at distance 1 in a
+/// single fixed-Huffman deflate block (13 bits per 258 bytes), and the gzip trailer.
 enum GzipBomb {
     static func make(decodedSize: Int) -> Data {
-        precondition(decodedSize >= 1)
         let references = (decodedSize - 1) / 258
         let literals = (decodedSize - 1) % 258
         var data = Data([0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF])

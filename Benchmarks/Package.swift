@@ -52,6 +52,16 @@ let package = Package(
             ],
             path: "Tools/http-bench"
         ),
+        // Recovery after outages with default settings, and the reachability probe rate.
+        .executableTarget(
+            name: "recovery-bench",
+            dependencies: [
+                .product(name: "RxCore", package: "RxNetworkKit"),
+                .product(name: "RxHTTP", package: "RxNetworkKit"),
+                .product(name: "RxTesting", package: "RxNetworkKit"),
+            ],
+            path: "Tools/recovery-bench"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,6 +13,7 @@ import RxTesting
 // client's alone, as in a daemon.
 //
 //   swift run -c release RxNetworkKitSoak [--duration 600] [--poll 0.1] [--cycle 10] [--downtime 2] [--probe 0.5]
+//   swift run RxNetworkKitSoak hostile [--rounds 20]     (every bad-input case in rounds; see HostileRounds.swift)
 
 struct Options {
     var duration: TimeInterval = 600
@@ -122,6 +123,14 @@ if CommandLine.arguments.dropFirst().first == "serve" {
     print(server.port)
     fflush(nil)
     while true { Thread.sleep(forTimeInterval: 3600) }
+}
+
+/// `hostile [--rounds N]`: every bad-input case, in rounds (see HostileRounds.swift).
+if CommandLine.arguments.dropFirst().first == "hostile" {
+    let rounds = CommandLine.arguments.firstIndex(of: "--rounds").flatMap { index in
+        CommandLine.arguments.dropFirst(index + 1).first.flatMap { Int($0) }
+    } ?? 20
+    exit(HostileRounds.run(rounds: max(1, rounds)) ? 0 : 1)
 }
 
 /// Starts the server child on `port` (0: any) and returns it with the port it bound.

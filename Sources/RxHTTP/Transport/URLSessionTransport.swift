@@ -30,7 +30,8 @@ import RxCore
 ///
 /// - Note: Thread-safe. Completions run on the session's delegate queue.
 public final class URLSessionTransport: HTTPTransport {
-    private let sessions: LockedState<URLSession>
+    /// The current session; nil after `shutdown()` until the next request creates a fresh one.
+    private let sessions: LockedState<URLSession?>
     private let configuration: URLSessionConfiguration
     private let delegate: URLSessionTransportDelegate
     private let delegateQueue: OperationQueue
@@ -103,7 +104,7 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     deinit {
-        sessions.withLock { $0 }.finishTasksAndInvalidate()
+        sessions.withLock { $0 }?.finishTasksAndInvalidate()
     }
 
     public func send(
@@ -123,7 +124,12 @@ public final class URLSessionTransport: HTTPTransport {
         // Always set: a URLRequest's time-out counts on Linux only once set explicitly, and then
         // overrides the session's in both directions.
         sent.timeoutInterval = Self.sessionTimeout(timeout)
-        let session = sessions.withLock { $0 }
+        let session = sessions.withLock { current -> URLSession in
+            if let current { return current }
+            let fresh = makeSession()
+            current = fresh
+            return fresh
+        }
         let task = session.dataTask(with: sent)
         let exchange = URLSessionExchange(
             task: task, deadlines: deadlines, cancelQueue: cancelQueue, timeout: timeout, options: options,
@@ -136,28 +142,32 @@ public final class URLSessionTransport: HTTPTransport {
         return exchange
     }
 
-    /// Invalidates the session when no request is in flight on it any more; for a transport
-    /// created by a client that is shutting down. Requests sent afterwards get a fresh session.
+    /// Invalidates the session once no request is in flight on it, closing its pooled
+    /// connections; for a transport created by a client that is shutting down. A request sent
+    /// afterwards gets a fresh session.
     public func shutdown() {
-        let retired = sessions.withLock { session -> URLSession in
-            let old = session
-            session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
-            return old
+        let retired = sessions.withLock { session -> URLSession? in
+            defer { session = nil }
+            return session
         }
-        retired.finishTasksAndInvalidate()
+        retired?.finishTasksAndInvalidate()
     }
 
-    /// Replaces `session` (if still current) by a fresh one: its connections are closed once its
-    /// tasks finish, so a connection whose framing was broken is never used again.
+    /// Drops `session` (if still current): its connections are closed once its tasks finish, so a
+    /// connection whose framing was broken is never used again; the next request gets a fresh one.
     private func retire(_ session: URLSession) {
         let retired = sessions.withLock { current -> Bool in
             guard current === session else { return false }
-            current = URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
+            current = nil
             return true
         }
         if retired {
             session.finishTasksAndInvalidate()
         }
+    }
+
+    private func makeSession() -> URLSession {
+        URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
     }
 
     /// URLSession's own time-out for a request whose whole-request time-out is `timeout`: whole

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Compiles every ```swift block of README.md with warnings as errors, so the README never shows
+# code that does not build. Each block becomes the main.swift of its own executable target in a
+# throwaway package that depends on this one. Names the blocks share — `client`, `bag`, `User` —
+# are declared before a block that uses them without declaring them. Nothing is run.
+# Usage: .ci/check-readme.sh
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="$root/.build/readme-check"
+rm -rf "$work/Sources" "$work/blocks"
+mkdir -p "$work/Sources" "$work/blocks"
+
+awk -v dir="$work/blocks" '
+    /^```swift[[:space:]]*$/ { inside = 1; count += 1; file = sprintf("%s/%02d.swift", dir, count)
+        printf "// README.md line %d\n", NR + 1 > file; next }
+    inside && /^```[[:space:]]*$/ { inside = 0; close(file); next }
+    inside { print $0 >> file }
+    END { if (inside) { print "README.md: unterminated swift block" > "/dev/stderr"; exit 1 } }
+' "$root/README.md"
+
+targets=""
+for block in "$work"/blocks/*.swift; do
+    name="Snippet$(basename "$block" .swift)"
+    mkdir -p "$work/Sources/$name"
+    main="$work/Sources/$name/main.swift"
+    {
+        echo "import Foundation"
+        echo "import RxNetworkKit"
+        echo "import RxTesting"
+        grep -qE '(struct|class|enum) User\b' "$block" || echo 'struct User: Decodable, Sendable { let id: Int; let name: String }'
+        grep -qE '\blet client\b' "$block" || echo 'let client = HTTPClient(baseURL: URL(string: "https://api.example.com")!)'
+        grep -qE '\blet bag\b' "$block" || echo 'let bag = DisposeBag()'
+        cat "$block"
+    } > "$main"
+    targets="$targets        .executableTarget(name: \"$name\", dependencies: [.product(name: \"RxNetworkKit\", package: \"RxNetworkKit\"), .product(name: \"RxTesting\", package: \"RxNetworkKit\")]),
+"
+done
+
+cat > "$work/Package.swift" <<PACKAGE
+// swift-tools-version:6.0
+import PackageDescription
+let package = Package(
+    name: "ReadmeCheck",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    dependencies: [.package(name: "RxNetworkKit", path: "$root")],
+    targets: [
+$targets    ],
+    swiftLanguageModes: [.v6]
+)
+PACKAGE
+
+echo "README.md: $(ls "$work"/blocks | wc -l | tr -d ' ') swift blocks"
+swift build --package-path "$work" -Xswiftc -warnings-as-errors

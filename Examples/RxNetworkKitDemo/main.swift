@@ -201,7 +201,35 @@ let logged = logLines.lines.joined(separator: "\n")
 print("   \(logLines.lines.first ?? "(no line)")")
 print("   token or bearer in the log: \(logged.contains("demo-token") || logged.contains("demo-secret") ? "LEAKED" : "none")")
 
-print("9. graceful shutdown")
+print("9. an access token expires mid-run: one refresh while three requests wait")
+let tokenState = LockedLines()
+tokenState.append("access-1")
+server.route(.post, "/oauth/token") { request in
+    tokenState.append("access-2")
+    let rotated = (request.bodyString ?? "").contains("refresh_token=refresh-1")
+    return rotated ? LoopbackHTTPResponse.json(#"{"access_token":"access-2","token_type":"bearer","expires_in":3600,"refresh_token":"refresh-2"}"#).delayed(by: 0.1)
+        : .json(#"{"error":"invalid_grant"}"#, status: 400)
+}
+server.route(.get, "/api/*") { request in
+    request.header("Authorization") == "Bearer \(tokenState.lines.last ?? "")" ? .json(#"{"id":7,"name":"secret report"}"#) : .status(401)
+}
+let stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("rxnetworkkit-demo-\(getpid())")
+let auth = OAuthAuthenticator(
+    store: FileCredentialStore(url: stateDirectory.appendingPathComponent("token.json")),
+    refresher: .tokenEndpoint(server.url("/oauth/token"), clientID: "demo", clientSecret: "demo-client-secret"))
+try? auth.update(OAuthCredential(accessToken: "access-1", refreshToken: "refresh-1"))
+let authenticated = HTTPClient(baseURL: server.baseURL, configuration: .init(timeout: 5), authenticator: auth)
+_ = outcome(of: authenticated.rx.requestObject(path: "/api/reports/0") as Single<User>)
+tokenState.append("access-1 revoked")   // the server now refuses access-1: it has expired
+let (reports, reportsTime) = timed {
+    outcome(of: Single.zip((1...3).map { authenticated.rx.requestObject(path: "/api/reports/\($0)") as Single<User> }))
+}
+let tokenCalls = server.requests(to: "/oauth/token").count
+print("   \(describe(reports).prefix(60))… in \(ms(reportsTime)): \(tokenCalls) token call on the server, "
+      + "\(auth.refreshCount) refresh; rotated refresh token stored (mode 0600) at \(stateDirectory.lastPathComponent)/token.json")
+try? FileManager.default.removeItem(at: stateDirectory)
+
+print("10. graceful shutdown")
 server.route(.get, "/slow", LoopbackHTTPResponse.text("finished").delayed(by: 0.2))
 server.route(.get, "/unavailable", .status(503))
 let finishedInFlight = LockedLines()

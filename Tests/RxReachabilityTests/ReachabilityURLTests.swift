@@ -53,7 +53,7 @@ final class ReachabilityURLTests: RxTestCase {
 }
 
 /// Absurd probe intervals and time-outs are clamped, never a trap.
-final class ReachabilityIntervalBoundsTests: XCTestCase {
+final class ReachabilityIntervalBoundsTests: RxTestCase {
     func testAbsurdIntervalsAreClamped() {
         for interval in [Double.nan, -1, .infinity, 1e300, -.infinity, 9.3e15] {
             let reachability = Reachability(host: "127.0.0.1", port: 9, probeInterval: interval, timeout: interval, unreachableProbeInterval: interval)

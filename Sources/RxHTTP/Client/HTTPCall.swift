@@ -19,6 +19,7 @@ import RxCore
 final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
     private enum Phase: Equatable {
         case queued
+        case authenticating(attempt: Int)
         case sending(attempt: Int)
         case receiving(attempt: Int)
         case waiting(generation: Int)
@@ -42,6 +43,12 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
         var deadlineTimer: Disposable?
         var lastError: HTTPClientError?
         var wasCancelled = false
+        /// What the current attempt is signed with, if the call is authenticated.
+        var ticket: AuthenticationTicket?
+        /// The pending wait for a ticket.
+        var ticketWait: Disposable?
+        /// Replays after an unauthorized answer (at most one); not counted against the policy.
+        var replays = 0
         var decode: Decode?
         var completion: Completion?
     }
@@ -58,6 +65,8 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
         var bypassesSuspension: Bool
         var policy: RetryPolicy
         var idempotency: Idempotency
+        /// Signs every attempt, when the request requires authentication.
+        var authenticator: (any Authenticator)?
     }
 
     let id: UInt64
@@ -109,20 +118,65 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
         client.enqueue(self, bypassesSuspension: plan.bypassesSuspension)
     }
 
-    /// Sends the next attempt: plugins' `prepare`, header validation, `willSend`, the transport.
-    /// Does nothing unless queued; once the client is shutting down, fails with `.shutdown`.
+    /// Starts the next attempt: a ticket from the authenticator if the request needs one, then the
+    /// send. Does nothing unless queued; once the client is shutting down, fails with `.shutdown`.
     func transmit() {
         guard !client.isShuttingDown else {
             clientIsShuttingDown()
             return
         }
+        let authenticated = plan.authenticator != nil
         let attempt = state.withLock { state -> Int? in
             guard state.phase == .queued else { return nil }
             state.attempts += 1
-            state.phase = .sending(attempt: state.attempts)
+            state.phase = authenticated ? .authenticating(attempt: state.attempts) : .sending(attempt: state.attempts)
             return state.attempts
         }
         guard let attempt else { return }
+        if authenticated {
+            awaitTicket(for: attempt, replacing: nil)
+        } else {
+            send(attempt: attempt, ticket: nil)
+        }
+    }
+
+    /// Asks the authenticator for the ticket of `attempt`: a fresh one, or — after an unauthorized
+    /// answer to `refused` — the one to replay with.
+    private func awaitTicket(for attempt: Int, replacing refused: AuthenticationTicket?) {
+        guard let authenticator = plan.authenticator else { return }
+        let arrived: @Sendable (Result<AuthenticationTicket, HTTPClientError>) -> Void = { [weak self] result in
+            self?.ticketArrived(result, attempt: attempt)
+        }
+        let wait = refused.map { authenticator.unauthorized(with: $0, arrived) } ?? authenticator.ticket(arrived)
+        let keep = state.withLock { state -> Bool in
+            guard state.phase == .authenticating(attempt: attempt) else { return false }
+            state.ticketWait = wait
+            return true
+        }
+        if !keep {
+            wait.dispose()
+        }
+    }
+
+    private func ticketArrived(_ result: Result<AuthenticationTicket, HTTPClientError>, attempt: Int) {
+        let claimed = state.withLock { state -> Bool in
+            guard state.phase == .authenticating(attempt: attempt) else { return false }
+            state.phase = .sending(attempt: attempt)
+            state.ticketWait = nil
+            return true
+        }
+        guard claimed else { return }
+        switch result {
+        case .success(let ticket):
+            send(attempt: attempt, ticket: ticket)
+        case .failure(let error):
+            failLater(error, ifStill: .sending(attempt: attempt))
+        }
+    }
+
+    /// Sends `attempt`: plugins' `prepare`, the ticket's header, header validation, `willSend`,
+    /// the transport.
+    private func send(attempt: Int, ticket: AuthenticationTicket?) {
         var request = plan.request
         let info = HTTPRequestInfo(
             id: attempt == 1 ? id : client.makeRequestID(), method: plan.method, path: plan.path,
@@ -131,6 +185,10 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
         )
         for plugin in client.plugins {
             request = plugin.prepare(request, info: info)
+        }
+        if let ticket {
+            // After the plugins: the authenticator's header is the one that counts.
+            request.setValue(ticket.headerValue, forHTTPHeaderField: ticket.headerName)
         }
         do throws(HTTPClientError) {
             try HeaderValidation.validate(request.allHTTPHeaderFields ?? [:], url: request.url)
@@ -147,10 +205,22 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
                 request.timeoutInterval = timeLeft
             }
         }
+        if let ticket, let authenticator = plan.authenticator as? OAuthAuthenticator, !authenticator.isCurrent(ticket) {
+            // A refresh began since the ticket was handed out: nothing goes out with the credential
+            // it replaces. Ask again (this waits for the refresh).
+            let again = state.withLock { state -> Bool in
+                guard state.phase == .sending(attempt: attempt) else { return false }
+                state.phase = .authenticating(attempt: attempt)
+                return true
+            }
+            if again { awaitTicket(for: attempt, replacing: nil) }
+            return
+        }
         let proceed = state.withLock { state -> Bool in
             guard state.phase == .sending(attempt: attempt) else { return false }
             state.sentRequest = request
             state.sentInfo = info
+            state.ticket = ticket
             state.pluginsAwaitReceive = true
             return true
         }
@@ -204,8 +274,28 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
         case .success(let response):
             finish(decode(response, with: claim.decode), ifStill: .receiving(attempt: attempt))
         case .failure(let error):
+            if replayIfUnauthorized(error, attempt: attempt) { return }
             decideAfter(error, attempt: attempt)
         }
+    }
+
+    /// An unauthorized answer to a signed request is replayed once, with the ticket the
+    /// authenticator gives back (after a refresh, or the current one if this one was stale). A
+    /// second unauthorized answer is an ordinary failure.
+    private func replayIfUnauthorized(_ error: HTTPClientError, attempt: Int) -> Bool {
+        guard let authenticator = plan.authenticator, let status = error.statusCode,
+              authenticator.unauthorizedStatusCodes.contains(status) else { return false }
+        let replay = state.withLock { state -> (Int, AuthenticationTicket)? in
+            guard state.phase == .receiving(attempt: attempt), state.replays == 0, let ticket = state.ticket else { return nil }
+            state.replays += 1
+            state.attempts += 1
+            state.lastError = error
+            state.phase = .authenticating(attempt: state.attempts)
+            return (state.attempts, ticket)
+        }
+        guard let (next, refused) = replay else { return false }
+        awaitTicket(for: next, replacing: refused)
+        return true
     }
 
     /// The acceptable statuses, and the body limit for transports that do not enforce it.
@@ -246,8 +336,9 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
     private func decideAfter(_ failure: HTTPClientError, attempt: Int) {
         var error = failure
         error.isSafeToRepeat = plan.idempotency.allowsRepeatAfterSending(plan.method, idempotentMethods: retryPolicy.retryableMethods)
+        let replays = state.withLock { $0.replays }
         let decision = retryPolicy.decide(
-            after: error, attemptsMade: attempt, method: plan.method, idempotency: plan.idempotency,
+            after: error, attemptsMade: attempt - replays, method: plan.method, idempotency: plan.idempotency,
             timeLeft: timeLeft(), now: Date()
         )
         switch decision {
@@ -350,9 +441,10 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
     /// period's end.
     func clientIsShuttingDown() {
         terminate(.shutdown, onlyIf: { phase in
-            if case .queued = phase { return true }
-            if case .waiting = phase { return true }
-            return false
+            switch phase {
+            case .queued, .waiting, .authenticating: return true
+            case .sending, .receiving, .finished: return false
+            }
         })
     }
 
@@ -369,7 +461,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
     }
 
     private func terminate(_ reason: Termination, onlyIf allowed: (Phase) -> Bool) {
-        typealias Action = (wasQueued: Bool, task: Disposable?, wait: Disposable?, timer: Disposable?,
+        typealias Action = (wasQueued: Bool, task: Disposable?, wait: Disposable?, timer: Disposable?, ticketWait: Disposable?,
                             notify: (request: URLRequest, info: HTTPRequestInfo)?, error: HTTPClientError)
         let action = state.withLock { state -> Action? in
             guard state.phase != .finished, allowed(state.phase) else { return nil }
@@ -385,8 +477,9 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
                 state.transportTask = nil
                 state.wait = nil
                 state.deadlineTimer = nil
+                state.ticketWait = nil
             }
-            return (wasQueued, state.transportTask, state.wait, state.deadlineTimer, notify, error)
+            return (wasQueued, state.transportTask, state.wait, state.deadlineTimer, state.ticketWait, notify, error)
         }
         guard let action else { return }
         if action.wasQueued {
@@ -395,6 +488,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
         action.task?.dispose()
         action.wait?.dispose()
         action.timer?.dispose()
+        action.ticketWait?.dispose()
         let error = action.error
         let notify = action.notify
         client.runOnCallbackContext { [self] in

@@ -28,7 +28,8 @@ extension HTTPClient {
             authorizationType: (request as? any AccessTokenAuthorizable)?.authorizationType,
             declaresAuthorization: request is any AccessTokenAuthorizable,
             requestName: String(describing: R.self),
-            idempotency: request.idempotency
+            idempotency: request.idempotency,
+            requiresAuthentication: request.requiresAuthentication
         )
         let policy = (request as? any RetryableRequest)?.retryPolicy ?? configuration.retryPolicy
         return send(parts, policy: policy, decode: request.decodeResponse, completion: completion)

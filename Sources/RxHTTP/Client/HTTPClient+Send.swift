@@ -16,6 +16,7 @@ extension HTTPClient {
         var declaresAuthorization: Bool
         var requestName: String
         var idempotency: Idempotency
+        var requiresAuthentication: Bool = true
     }
 
     /// The one entry of every request: builds it, then hands it to its call — the retry loop that
@@ -56,7 +57,8 @@ extension HTTPClient {
             request: request, method: parts.method, path: parts.path, requestName: parts.requestName,
             authorizationType: parts.authorizationType, declaresAuthorization: parts.declaresAuthorization,
             timeout: request.timeoutInterval, bypassesSuspension: parts.bypassesSuspension,
-            policy: policy, idempotency: parts.idempotency
+            policy: policy, idempotency: parts.idempotency,
+            authenticator: parts.requiresAuthentication ? authenticator : nil
         )
     }
 

@@ -55,6 +55,8 @@ public final class HTTPClient: Sendable {
     public let plugins: [any HTTPPlugin]
     /// What sends the requests.
     public let transport: any HTTPTransport
+    /// What signs requests that require authentication, if anything.
+    public let authenticator: (any Authenticator)?
     /// Reachability of the base URL's host and port (80/443 by scheme unless the URL names one),
     /// or nil without a valid base URL. It probes only while subscribed — for instance while a
     /// retry waits — and cuts the wait short when the network comes back.
@@ -84,11 +86,14 @@ public final class HTTPClient: Sendable {
     ///   - plugins: Hooks around every request, in order.
     ///   - transport: What sends requests; default a `URLSessionTransport` with the
     ///     configuration's time-out.
+    ///   - authenticator: Signs requests whose `requiresAuthentication` is true and renews the
+    ///     credential (`OAuthAuthenticator`); default none.
     public convenience init(
         baseURL: URL,
         configuration: Configuration = Configuration(),
         plugins: [any HTTPPlugin] = [],
-        transport: (any HTTPTransport)? = nil
+        transport: (any HTTPTransport)? = nil,
+        authenticator: (any Authenticator)? = nil
     ) {
         let base: Result<URL, HTTPClientError>
         do throws(HTTPClientError) {
@@ -97,7 +102,7 @@ public final class HTTPClient: Sendable {
         } catch {
             base = .failure(error)
         }
-        self.init(base: base, configuration: configuration, plugins: plugins, transport: transport)
+        self.init(base: base, configuration: configuration, plugins: plugins, transport: transport, authenticator: authenticator)
     }
 
     /// Creates a client from a host name (`"api.example.com"`, which means https) or a URL string
@@ -111,11 +116,13 @@ public final class HTTPClient: Sendable {
     ///   - configuration: Time-out, default headers, coders, callback queue, envelope, statuses.
     ///   - plugins: Hooks around every request, in order.
     ///   - transport: What sends requests; default a `URLSessionTransport`.
+    ///   - authenticator: Signs requests that require authentication; default none.
     public convenience init(
         host: String,
         configuration: Configuration = Configuration(),
         plugins: [any HTTPPlugin] = [],
-        transport: (any HTTPTransport)? = nil
+        transport: (any HTTPTransport)? = nil,
+        authenticator: (any Authenticator)? = nil
     ) {
         let base: Result<URL, HTTPClientError>
         do throws(HTTPClientError) {
@@ -123,14 +130,15 @@ public final class HTTPClient: Sendable {
         } catch {
             base = .failure(error)
         }
-        self.init(base: base, configuration: configuration, plugins: plugins, transport: transport)
+        self.init(base: base, configuration: configuration, plugins: plugins, transport: transport, authenticator: authenticator)
     }
 
     private init(
         base: Result<URL, HTTPClientError>,
         configuration: Configuration,
         plugins: [any HTTPPlugin],
-        transport: (any HTTPTransport)?
+        transport: (any HTTPTransport)?,
+        authenticator: (any Authenticator)?
     ) {
         switch base {
         case .success(let url):
@@ -149,6 +157,7 @@ public final class HTTPClient: Sendable {
         }
         self.configuration = configuration
         self.plugins = plugins
+        self.authenticator = authenticator
         self.transportOptions = HTTPTransportOptions(
             redirectPolicy: configuration.redirectPolicy, maxResponseBodySize: configuration.maxResponseBodySize
         )
@@ -173,6 +182,7 @@ public final class HTTPClient: Sendable {
         let hosts = HostRegistry(configuration: configuration)
         self.hosts = hosts
         self.reachability = baseURL.flatMap { hosts.reachability(for: $0) }
+        authenticator?.attach(self)
     }
 
     /// Escapes one path segment completely, `/`, `?`, `#` and `%` included:

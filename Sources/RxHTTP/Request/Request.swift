@@ -53,6 +53,10 @@ public protocol Request {
     /// wait behind the queue it suspended); default false.
     var bypassesSuspension: Bool { get }
 
+    /// Whether the client's authenticator signs this request (and replays it once after an
+    /// unauthorized answer); default true. Ignored by a client without an authenticator.
+    var requiresAuthentication: Bool { get }
+
     /// Whether the request may be sent again after it reached the server (see `Idempotency`);
     /// default `.byMethod`. `.keyed` makes the client send one `Idempotency-Key` per call.
     var idempotency: Idempotency { get }
@@ -75,6 +79,7 @@ extension Request {
     public var baseURL: URL? { nil }
     public var bypassesSuspension: Bool { false }
     public var idempotency: Idempotency { .byMethod }
+    public var requiresAuthentication: Bool { true }
 }
 
 extension Request where Response: Decodable {

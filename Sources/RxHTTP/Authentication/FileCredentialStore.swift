@@ -1,0 +1,138 @@
+import Foundation
+import RxCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A credential kept in one JSON file, for daemons that must stay signed in across restarts.
+///
+/// - `save` writes a temporary file next to the target (mode 0600, created exclusively), fsyncs
+///   it, renames it over the target and fsyncs the directory: a crash at any point leaves either
+///   the old file or the new one, complete. The file is never readable by other users.
+/// - `load` returns nil when the file does not exist; a file that exists but cannot be read or
+///   decoded throws `CredentialStoreError` (`.unreadable`, `.corrupt`) — never a crash, never a
+///   silent sign-out.
+/// - `clear` removes the file (nothing to remove is not an error).
+///
+/// Put it in a directory of the daemon's own (mode 0700); the store creates missing directories
+/// with that mode.
+///
+/// - Note: Thread-safe: calls are serialized by the store's lock; two processes must not share a
+///   file.
+public final class FileCredentialStore: CredentialStore {
+    /// The file.
+    public let url: URL
+    private let lock = LockedState<Void>.make(())
+
+    /// Creates a store for the file at `url` (nothing is read or written until used).
+    public init(url: URL) {
+        self.url = url
+    }
+
+    public func load() throws -> OAuthCredential? {
+        try lock.withLock { _ in
+            let path = url.path
+            guard FileManager.default.fileExists(atPath: path) else { return nil }
+            let data: Data
+            do {
+                data = try Data(contentsOf: url)
+            } catch {
+                throw CredentialStoreError(.unreadable, path: path, message: "the credential file cannot be read: \(HTTPClientError.describe(error))")
+            }
+            do {
+                return try JSONDecoder.credentials.decode(OAuthCredential.self, from: data)
+            } catch {
+                throw CredentialStoreError(.corrupt, path: path, message: "the credential file is not a valid credential (\(data.count) bytes)")
+            }
+        }
+    }
+
+    public func save(_ credential: OAuthCredential) throws {
+        let data: Data
+        do {
+            data = try JSONEncoder.credentials.encode(credential)
+        } catch {
+            throw CredentialStoreError(.unwritable, path: url.path, message: "the credential cannot be encoded")
+        }
+        try lock.withLock { _ in try writeAtomically(data) }
+    }
+
+    public func clear() throws {
+        try lock.withLock { _ in
+            if unlink(url.path) != 0, errno != ENOENT {
+                throw CredentialStoreError(.unwritable, path: url.path, errno: errno, message: "the credential file cannot be removed")
+            }
+            syncDirectory()
+        }
+    }
+
+    private func writeAtomically(_ data: Data) throws {
+        let directory = url.deletingLastPathComponent().path
+        if !FileManager.default.fileExists(atPath: directory) {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw CredentialStoreError(.unwritable, path: directory, message: "the credential directory cannot be created")
+            }
+        }
+        let temporary = directory + "/." + url.lastPathComponent + "." + UUID().uuidString + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw CredentialStoreError(.unwritable, path: temporary, errno: errno, message: "the temporary credential file cannot be created")
+        }
+        var failure: CredentialStoreError?
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count, let base = buffer.baseAddress {
+                let written = write(fd, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = CredentialStoreError(.unwritable, path: temporary, errno: errno, message: "the credential could not be written")
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == nil, fsync(fd) != 0 {
+            failure = CredentialStoreError(.unwritable, path: temporary, errno: errno, message: "the credential could not be flushed to disk")
+        }
+        close(fd)
+        if failure == nil, rename(temporary, url.path) != 0 {
+            failure = CredentialStoreError(.unwritable, path: url.path, errno: errno, message: "the credential file could not be replaced")
+        }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+        syncDirectory()
+    }
+
+    /// Makes the rename durable (best effort: some file systems refuse to fsync a directory).
+    private func syncDirectory() {
+        let fd = open(url.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
+            _ = fsync(fd)
+            close(fd)
+        }
+    }
+}
+
+extension JSONEncoder {
+    /// Dates as ISO 8601 with sorted keys: a stable, readable credential file.
+    static var credentials: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+}
+
+extension JSONDecoder {
+    static var credentials: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}

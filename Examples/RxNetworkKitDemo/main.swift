@@ -229,7 +229,28 @@ print("   \(describe(reports).prefix(60))… in \(ms(reportsTime)): \(tokenCalls
       + "\(auth.refreshCount) refresh; rotated refresh token stored (mode 0600) at \(stateDirectory.lastPathComponent)/token.json")
 try? FileManager.default.removeItem(at: stateDirectory)
 
-print("10. graceful shutdown")
+print("10. a 429 storm absorbed: twenty callers, one cooldown for the whole host")
+let storm = LockedLines()
+server.route(.get, "/rates") { _ in
+    storm.append("hit")
+    return storm.lines.count == 1 ? LoopbackHTTPResponse.status(429).withHeader("Retry-After", "1") : .json(#"{"id":1,"name":"rate"}"#)
+}
+let polite = HTTPClient(baseURL: server.baseURL, configuration: .init(
+    timeout: 5, retryPolicy: RetryPolicy(maxAttempts: 5, delay: .constant(time: 0.05), retriesWhenReachable: false)))
+let (rates, ratesTime) = timed {
+    // The first caller meets the 429; nineteen more arrive while the host cools down.
+    let first = LockedLines()
+    polite.rx.requestObject(path: "/rates").subscribe(onSuccess: { (_: User) in first.append("ok") }, onFailure: { _ in first.append("failed") })
+        .disposed(by: bag)
+    usleep(100_000)
+    let others = outcome(of: Single.zip((1..<20).map { _ in polite.rx.requestObject(path: "/rates") as Single<User> }))
+    while first.lines.isEmpty { usleep(1_000) }
+    return ((try? others.get())?.count ?? 0) + first.lines.filter { $0 == "ok" }.count
+}
+print("   \(rates) of 20 callers succeeded in \(ms(ratesTime)); the server saw \(storm.lines.count) requests: one 429 "
+      + "(Retry-After: 1), then nothing until the host's cooldown ended, then one each")
+
+print("11. graceful shutdown")
 server.route(.get, "/slow", LoopbackHTTPResponse.text("finished").delayed(by: 0.2))
 server.route(.get, "/unavailable", .status(503))
 let finishedInFlight = LockedLines()

@@ -19,6 +19,7 @@ import RxCore
 final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
     private enum Phase: Equatable {
         case queued
+        case admitting(attempt: Int)
         case authenticating(attempt: Int)
         case sending(attempt: Int)
         case receiving(attempt: Int)
@@ -49,6 +50,14 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
         var ticketWait: Disposable?
         /// Replays after an unauthorized answer (at most one); not counted against the policy.
         var replays = 0
+        /// The refused ticket a replay is waiting to replace.
+        var refusedTicket: AuthenticationTicket?
+        /// How many times the request actually went to the transport.
+        var sends = 0
+        /// The host gate's slot held by the current attempt.
+        var slot: HostGate.Slot?
+        /// The pending admission (a cooldown, a queue place).
+        var admissionWait: Disposable?
         var decode: Decode?
         var completion: Completion?
     }
@@ -67,6 +76,8 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
         var idempotency: Idempotency
         /// Signs every attempt, when the request requires authentication.
         var authenticator: (any Authenticator)?
+        /// The request's host: cooldown, budget, breaker, concurrency.
+        var gate: HostGate?
     }
 
     let id: UInt64
@@ -125,18 +136,69 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
             clientIsShuttingDown()
             return
         }
-        let authenticated = plan.authenticator != nil
         let attempt = state.withLock { state -> Int? in
             guard state.phase == .queued else { return nil }
             state.attempts += 1
-            state.phase = authenticated ? .authenticating(attempt: state.attempts) : .sending(attempt: state.attempts)
+            state.phase = .admitting(attempt: state.attempts)
             return state.attempts
         }
         guard let attempt else { return }
-        if authenticated {
-            awaitTicket(for: attempt, replacing: nil)
-        } else {
-            send(attempt: attempt, ticket: nil)
+        admit(attempt)
+    }
+
+    /// Asks the host's gate to let `attempt` through (it may wait out a cooldown or a queue).
+    private func admit(_ attempt: Int) {
+        guard let gate = plan.gate else {
+            admitted(.granted(HostGate.Slot(holdsConcurrency: false, isTrial: false)), attempt: attempt, gate: nil)
+            return
+        }
+        let wait = gate.admit(bypassesQueue: plan.bypassesSuspension, deadlineAt: deadlineAt, scheduler: retryPolicy.scheduler) { [weak self] admission in
+            self?.admitted(admission, attempt: attempt, gate: gate)
+        }
+        let keep = state.withLock { state -> Bool in
+            guard state.phase == .admitting(attempt: attempt) else { return false }
+            state.admissionWait = wait
+            return true
+        }
+        if !keep {
+            wait.dispose()
+        }
+    }
+
+    private func admitted(_ admission: HostGate.Admission, attempt: Int, gate: HostGate?) {
+        let authenticated = plan.authenticator != nil
+        let claim = state.withLock { state -> (isFirst: Bool, refused: AuthenticationTicket?)? in
+            guard state.phase == .admitting(attempt: attempt) else { return nil }
+            state.admissionWait = nil
+            switch admission {
+            case .granted(let slot):
+                state.slot = slot
+                state.phase = authenticated ? .authenticating(attempt: attempt) : .sending(attempt: attempt)
+            case .refused:
+                state.phase = .receiving(attempt: attempt)
+            }
+            defer { state.refusedTicket = nil }
+            return (state.sends == 0, state.refusedTicket)
+        }
+        guard let claim else {
+            // Terminated while the gate answered: the slot goes back.
+            if case .granted(let slot) = admission {
+                gate?.release(slot, outcome: .ignored, now: retryPolicy.scheduler.now)
+            }
+            return
+        }
+        switch admission {
+        case .refused(let error):
+            failLater(error, ifStill: .receiving(attempt: attempt))
+        case .granted:
+            if claim.isFirst {
+                gate?.depositFirstAttempt(now: retryPolicy.scheduler.now)
+            }
+            if authenticated {
+                awaitTicket(for: attempt, replacing: claim.refused)
+            } else {
+                send(attempt: attempt, ticket: nil)
+            }
         }
     }
 
@@ -222,6 +284,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
             state.sentInfo = info
             state.ticket = ticket
             state.pluginsAwaitReceive = true
+            state.sends += 1
             return true
         }
         guard proceed else { return }
@@ -253,14 +316,29 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
 
     /// On the callback queue: status validation, plugins, then decoding or the retry decision.
     private func attemptEnded(_ transportResult: Result<HTTPResponse, HTTPClientError>, attempt: Int) {
-        let claim = state.withLock { state -> (request: URLRequest, info: HTTPRequestInfo, notify: Bool, decode: Decode)? in
+        let claim = state.withLock { state -> (request: URLRequest, info: HTTPRequestInfo, notify: Bool, decode: Decode, slot: HostGate.Slot?)? in
             guard state.phase == .sending(attempt: attempt), let request = state.sentRequest,
                   let info = state.sentInfo, let decode = state.decode else { return nil }
             state.phase = .receiving(attempt: attempt)
-            defer { state.pluginsAwaitReceive = false; state.transportTask = nil }
-            return (request, info, state.pluginsAwaitReceive, decode)
+            defer { state.pluginsAwaitReceive = false; state.transportTask = nil; state.slot = nil }
+            return (request, info, state.pluginsAwaitReceive, decode, state.slot)
         }
         guard let claim else { return }
+        if let gate = plan.gate {
+            let now = retryPolicy.scheduler.now
+            if let slot = claim.slot {
+                gate.release(slot, outcome: HostGate.Outcome(transportResult), now: now)
+            }
+            switch transportResult {
+            case .failure(let error):
+                gate.noteRetryAfter(error, cap: retryPolicy.maxRetryAfter, now: now)
+            case .success(let response) where response.statusCode == 429 || response.statusCode == 503:
+                let answer = HTTPClientError(.unacceptableStatusCode, statusCode: response.statusCode, headers: response.headers)
+                gate.noteRetryAfter(answer, cap: retryPolicy.maxRetryAfter, now: now)
+            case .success:
+                break
+            }
+        }
         var result = transportResult.flatMap { validate($0, request: claim.request) }
         if claim.notify {
             for plugin in client.plugins {
@@ -285,16 +363,17 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
     private func replayIfUnauthorized(_ error: HTTPClientError, attempt: Int) -> Bool {
         guard let authenticator = plan.authenticator, let status = error.statusCode,
               authenticator.unauthorizedStatusCodes.contains(status) else { return false }
-        let replay = state.withLock { state -> (Int, AuthenticationTicket)? in
+        let replay = state.withLock { state -> Int? in
             guard state.phase == .receiving(attempt: attempt), state.replays == 0, let ticket = state.ticket else { return nil }
             state.replays += 1
             state.attempts += 1
             state.lastError = error
-            state.phase = .authenticating(attempt: state.attempts)
-            return (state.attempts, ticket)
+            state.refusedTicket = ticket
+            state.phase = .admitting(attempt: state.attempts)
+            return state.attempts
         }
-        guard let (next, refused) = replay else { return false }
-        awaitTicket(for: next, replacing: refused)
+        guard let next = replay else { return false }
+        admit(next)
         return true
     }
 
@@ -336,9 +415,9 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
     private func decideAfter(_ failure: HTTPClientError, attempt: Int) {
         var error = failure
         error.isSafeToRepeat = plan.idempotency.allowsRepeatAfterSending(plan.method, idempotentMethods: retryPolicy.retryableMethods)
-        let replays = state.withLock { $0.replays }
+        let counts = state.withLock { ($0.sends, $0.replays) }
         let decision = retryPolicy.decide(
-            after: error, attemptsMade: attempt - replays, method: plan.method, idempotency: plan.idempotency,
+            after: error, attemptsMade: counts.0 - counts.1, method: plan.method, idempotency: plan.idempotency,
             timeLeft: timeLeft(), now: Date()
         )
         switch decision {
@@ -348,6 +427,15 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
         case .retry(let delay):
             guard !client.isShuttingDown else {
                 finish(.failure(shutdownError(stopping: error)), ifStill: .receiving(attempt: attempt))
+                return
+            }
+            if let gate = plan.gate, !gate.withdrawRetry(now: retryPolicy.scheduler.now) {
+                var exhausted = HTTPClientError(
+                    .retryBudgetExhausted, message: "the retry budget of \(gate.origin) is spent; the failure was not retried",
+                    statusCode: error.statusCode, url: error.url, underlying: error, headers: error.headers, phase: error.phase
+                )
+                exhausted.decidedByRetryPolicy = true
+                finish(.failure(exhausted), ifStill: .receiving(attempt: attempt))
                 return
             }
             wait(delay, after: error, attempt: attempt)
@@ -442,7 +530,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
     func clientIsShuttingDown() {
         terminate(.shutdown, onlyIf: { phase in
             switch phase {
-            case .queued, .waiting, .authenticating: return true
+            case .queued, .waiting, .admitting, .authenticating: return true
             case .sending, .receiving, .finished: return false
             }
         })
@@ -463,12 +551,13 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
     private func terminate(_ reason: Termination, onlyIf allowed: (Phase) -> Bool) {
         typealias Action = (wasQueued: Bool, task: Disposable?, wait: Disposable?, timer: Disposable?, ticketWait: Disposable?,
                             notify: (request: URLRequest, info: HTTPRequestInfo)?, error: HTTPClientError)
+        var slotToRelease: HostGate.Slot?
         let action = state.withLock { state -> Action? in
             guard state.phase != .finished, allowed(state.phase) else { return nil }
             let wasQueued = state.phase == .queued
             let wasSending: Bool
             if case .sending = state.phase { wasSending = true } else { wasSending = false }
-            let error = terminationError(reason, attempts: state.attempts, lastError: state.lastError, wasSending: wasSending)
+            let error = terminationError(reason, attempts: state.sends, lastError: state.lastError, wasSending: wasSending)
             state.phase = .finished
             state.wasCancelled = reason == .cancelled
             let notify = state.pluginsAwaitReceive ? state.sentRequest.flatMap { request in state.sentInfo.map { (request, $0) } } : nil
@@ -478,8 +567,14 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
                 state.wait = nil
                 state.deadlineTimer = nil
                 state.ticketWait = nil
+                state.admissionWait = nil
+                state.slot = nil
             }
-            return (wasQueued, state.transportTask, state.wait, state.deadlineTimer, state.ticketWait, notify, error)
+            let waits = Disposables.create([state.wait, state.ticketWait, state.admissionWait].compactMap { $0 })
+            if let slot = state.slot {
+                slotToRelease = slot
+            }
+            return (wasQueued, state.transportTask, waits, state.deadlineTimer, nil, notify, error)
         }
         guard let action else { return }
         if action.wasQueued {
@@ -489,6 +584,9 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
         action.wait?.dispose()
         action.timer?.dispose()
         action.ticketWait?.dispose()
+        if let slotToRelease {
+            plan.gate?.release(slotToRelease, outcome: .ignored, now: retryPolicy.scheduler.now)
+        }
         let error = action.error
         let notify = action.notify
         client.runOnCallbackContext { [self] in
@@ -559,7 +657,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
             guard state.phase == phase else { return nil }
             state.phase = .finished
             defer { state.completion = nil; state.decode = nil; state.deadlineTimer = nil }
-            return (state.completion, state.deadlineTimer, state.attempts)
+            return (state.completion, state.deadlineTimer, state.sends)
         }
         guard let claimed else { return }
         claimed.timer?.dispose()

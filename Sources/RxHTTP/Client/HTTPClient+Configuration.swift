@@ -53,6 +53,10 @@ extension HTTPClient {
         /// Which redirects the default transport follows; default `.follow` (up to 10 hops, http
         /// and https only, credentials stripped across origins, no https → http).
         public var redirectPolicy: RedirectPolicy
+        /// What every request of the client to one host shares: the `Retry-After` cooldown, the
+        /// retry budget, an optional circuit breaker and optional bounded concurrency; see
+        /// `HostProtection` for the defaults (cooldown on, a generous budget, no breaker, no limit).
+        public var hostProtection: HostProtection
         /// The largest response body accepted, in bytes after decoding; default 64 MiB, clamped to
         /// 0...4 GiB. A bigger body fails with `.responseTooLarge` and the connection is closed.
         public var maxResponseBodySize: Int
@@ -79,8 +83,10 @@ extension HTTPClient {
             reachabilityRecoveryProbeInterval: TimeInterval = 0.5,
             callbackScheduler: (any SchedulerType)? = nil,
             redirectPolicy: RedirectPolicy = .follow,
-            maxResponseBodySize: Int = HTTPTransportOptions.defaultMaxResponseBodySize
+            maxResponseBodySize: Int = HTTPTransportOptions.defaultMaxResponseBodySize,
+            hostProtection: HostProtection = HostProtection()
         ) {
+            self.hostProtection = hostProtection
             self.reachabilityRecoveryProbeInterval = reachabilityRecoveryProbeInterval
             self.callbackScheduler = callbackScheduler
             self.redirectPolicy = redirectPolicy

@@ -58,7 +58,8 @@ extension HTTPClient {
             authorizationType: parts.authorizationType, declaresAuthorization: parts.declaresAuthorization,
             timeout: request.timeoutInterval, bypassesSuspension: parts.bypassesSuspension,
             policy: policy, idempotency: parts.idempotency,
-            authenticator: parts.requiresAuthentication ? authenticator : nil
+            authenticator: parts.requiresAuthentication ? authenticator : nil,
+            gate: request.url.flatMap { hosts.gate(for: $0) }
         )
     }
 

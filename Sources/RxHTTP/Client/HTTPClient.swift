@@ -73,8 +73,10 @@ public final class HTTPClient: Sendable {
     let ownsTransport: Bool
     /// The redirect policy and body limit handed to the transport with every request.
     let transportOptions: HTTPTransportOptions
-    /// Reachability of every host the client talks to, created on first need.
+    /// Per-host protection and reachability of every host the client talks to, created on first need.
     let hosts: HostRegistry
+    /// Where circuit breaker changes go (the events stream subscribes to it).
+    let circuitChanges: CircuitChangeRelay
     private let state = LockedState<State>.make(State())
 
     /// Creates a client.
@@ -179,8 +181,10 @@ public final class HTTPClient: Sendable {
             transportCallsBackOnCallbackQueue = ownsQueue
             ownsTransport = true
         }
-        let hosts = HostRegistry(configuration: configuration)
+        let circuitChanges = CircuitChangeRelay()
+        let hosts = HostRegistry(configuration: configuration) { origin, state in circuitChanges.send(origin, state) }
         self.hosts = hosts
+        self.circuitChanges = circuitChanges
         self.reachability = baseURL.flatMap { hosts.reachability(for: $0) }
         authenticator?.attach(self)
     }
@@ -240,6 +244,14 @@ public final class HTTPClient: Sendable {
         } else {
             callbackQueue.async(execute: work)
         }
+    }
+
+    /// The state of the circuit breaker of `url`'s host (scheme, host and port): `.closed` when the
+    /// client has no breaker or has not talked to that host.
+    ///
+    /// - Note: Thread-safe.
+    public func circuitState(for url: URL) -> CircuitState {
+        hosts.existingGate(for: url)?.circuitState(now: configuration.retryPolicy.scheduler.now) ?? .closed
     }
 
     /// The reachability of `url`'s host, for a call waiting to retry there.

@@ -2,47 +2,73 @@ import Foundation
 import RxCore
 import RxReachability
 
-/// What the client keeps per host (scheme, host and port): the host's reachability, created the
-/// first time a call waits to retry there. Probing runs only while a call waits.
+/// What the client keeps per host (scheme, host and port): the host's `HostGate` (cooldown, retry
+/// budget, circuit breaker, concurrency) and its reachability, created on the first request there.
+/// Probing runs only while a call waits to retry there or its breaker is open.
 ///
-/// Bounded: past `capacity` hosts the registry forgets the others it holds (their probes stop when
-/// their last waiter goes); the base URL's host is always kept.
-// @unchecked Sendable: the table lives in one LockedState; the configuration is immutable.
+/// Bounded: past `capacity` hosts the registry forgets the idle ones it holds (a forgotten host
+/// starts afresh; calls in flight keep their gate); the base URL's host is always kept.
+// @unchecked Sendable: the table lives in one LockedState; the settings are immutable.
 final class HostRegistry: @unchecked Sendable {
     /// The most hosts remembered at once.
     static let capacity = 1_024
 
+    private struct Host {
+        let gate: HostGate
+        let reachability: Reachability?
+    }
+
     private let probeInterval: TimeInterval
     private let recoveryProbeInterval: TimeInterval
     private let probeTimeout: TimeInterval
-    private let table = LockedState<[Origin: Reachability]>.make([:])
-    private let pinned = LockedState<Origin?>.make(nil)
+    private let protection: HostProtection
+    private let onCircuitChange: @Sendable (Origin, CircuitState) -> Void
+    private let table = LockedState<(hosts: [Origin: Host], pinned: Origin?)>.make(([:], nil))
 
-    init(configuration: HTTPClient.Configuration) {
+    init(configuration: HTTPClient.Configuration, onCircuitChange: @escaping @Sendable (Origin, CircuitState) -> Void) {
         probeInterval = configuration.reachabilityProbeInterval
         recoveryProbeInterval = configuration.reachabilityRecoveryProbeInterval
         probeTimeout = configuration.reachabilityTimeout
+        protection = configuration.hostProtection
+        self.onCircuitChange = onCircuitChange
     }
 
     /// The reachability of `url`'s host and port (80/443 by scheme unless given); nil for a URL
     /// without a host.
     func reachability(for url: URL) -> Reachability? {
-        guard let host = url.host, !host.isEmpty else { return nil }
+        host(for: url)?.reachability
+    }
+
+    /// The gate of `url`'s host; nil for a URL without a host.
+    func gate(for url: URL) -> HostGate? {
+        host(for: url)?.gate
+    }
+
+    /// The gate of `url`'s host if one exists already.
+    func existingGate(for url: URL) -> HostGate? {
         let origin = Origin(url)
-        let pinnedOrigin = pinned.withLock { current -> Origin in
-            if current == nil { current = origin }
-            return current ?? origin
-        }
+        return table.withLock { $0.hosts[origin]?.gate }
+    }
+
+    private func host(for url: URL) -> Host? {
+        guard let name = url.host, !name.isEmpty else { return nil }
+        let origin = Origin(url)
+        if let existing = table.withLock({ $0.hosts[origin] }) { return existing }
+        let reachability = Reachability(
+            url: url, probeInterval: probeInterval, timeout: probeTimeout, unreachableProbeInterval: recoveryProbeInterval
+        )
+        let created = Host(
+            gate: HostGate(origin: origin, protection: protection, reachability: reachability, onCircuitChange: onCircuitChange),
+            reachability: reachability
+        )
         return table.withLock { table in
-            if let existing = table[origin] { return existing }
-            guard let created = Reachability(
-                url: url, probeInterval: probeInterval, timeout: probeTimeout,
-                unreachableProbeInterval: recoveryProbeInterval
-            ) else { return nil }
-            if table.count >= Self.capacity {
-                table = table.filter { $0.key == pinnedOrigin }
+            if let raced = table.hosts[origin] { return raced }
+            if table.pinned == nil { table.pinned = origin }
+            if table.hosts.count >= Self.capacity {
+                let pinned = table.pinned
+                table.hosts = table.hosts.filter { $0.key == pinned || $0.value.gate.load != (0, 0) }
             }
-            table[origin] = created
+            table.hosts[origin] = created
             return created
         }
     }

@@ -26,7 +26,11 @@ import Foundation
 /// - `.cancelled`: the request was cancelled.
 /// - `.shutdown`: the client is shutting down (`HTTPClient.shutdown(gracePeriod:)`): refused before
 ///   sending, stopped while waiting to retry, or cancelled at the end of the grace period.
-/// - `.refreshFailed`: refreshing credentials failed (used by authentication plugins).
+/// - `.refreshFailed`: refreshing credentials failed: the server rejected the refresh, the store
+///   cannot be read, no credential, or too many refreshes.
+/// - `.circuitOpen`, `.rejected`: the host's circuit breaker is open, or its queue is full; nothing
+///   was sent. `.retryBudgetExhausted`: the host's retry budget could not pay for a retry
+///   (`underlying` is the last failure). `retryAfter(now:)` says when to try again, if known.
 ///
 /// - Note: A value type; `Sendable`. Its description never contains a secret: URLs are redacted
 ///   (query parameters named like tokens, passwords, keys, signatures…), headers are not printed,
@@ -58,6 +62,13 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         case redirectRefused
         /// The client is shutting down.
         case shutdown
+        /// The host's circuit breaker is open: the request was not sent (`retryAfter(now:)` says
+        /// when the breaker will try again).
+        case circuitOpen
+        /// The host's retry budget could not pay for a retry; `underlying` is the last failure.
+        case retryBudgetExhausted
+        /// The host's queue of waiting requests is full: the request was not sent.
+        case rejected
     }
 
     /// How far a request got before it failed: what decides whether repeating it is safe.
@@ -137,21 +148,26 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
     private static func derivedPhase(code: Code, statusCode: Int?) -> Phase {
         if statusCode != nil { return .responded }
         switch code {
-        case .invalidRequest, .shutdown, .cancelled:
+        case .invalidRequest, .shutdown, .cancelled, .circuitOpen, .rejected:
             return .notSent
         case .decodeError, .unacceptableStatusCode, .transport, .timedOut, .refreshFailed, .envelopeFailure,
-             .invalidResponse, .responseTooLarge, .redirectRefused:
+             .invalidResponse, .responseTooLarge, .redirectRefused, .retryBudgetExhausted:
             return .sentWithoutResponse
         }
     }
 
-    /// The wait the server asked for in a `Retry-After` header, in seconds from `now`: either
-    /// delay-seconds or an HTTP date. Nil when there is no such header or it does not parse; never
+    /// How long to wait before trying again, in seconds from `now`: for `.circuitOpen` (and a
+    /// cooldown refusal) the time until the client itself will try the host again; otherwise the
+    /// `Retry-After` header of the response (delay-seconds or an HTTP date). Nil when unknown; never
     /// negative.
     public func retryAfter(now: Date = Date()) -> TimeInterval? {
+        if let suggestedRetryAfter { return suggestedRetryAfter }
         guard let headers, let value = HeaderFields.value("Retry-After", in: headers) else { return nil }
         return RetryAfterHeader.seconds(from: value, now: now)
     }
+
+    /// The wait the client computed (an open circuit, a cooldown), which `retryAfter(now:)` returns.
+    var suggestedRetryAfter: TimeInterval?
 
     /// Whether trying again later may succeed: connection failures, time-outs, garbage answers,
     /// and the statuses 408 (Request Timeout), 429 (Too Many Requests) and 5xx — unless the client's
@@ -174,6 +190,9 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
             return statusCode == 408 || statusCode == 429 || (500...599).contains(statusCode)
         case .decodeError, .cancelled, .invalidRequest, .refreshFailed, .envelopeFailure,
              .responseTooLarge, .redirectRefused, .shutdown:
+            return false
+        case .circuitOpen, .retryBudgetExhausted, .rejected:
+            // Protective refusals: retrying them at once is what they exist to prevent.
             return false
         }
     }

@@ -1,0 +1,406 @@
+import Foundation
+import RxCore
+import RxReachability
+
+/// Everything a client shares across its requests to one host: the cooldown a `Retry-After` asked
+/// for, the retry budget, the circuit breaker and the concurrency slots with their FIFO queue.
+///
+/// A call asks `admit` before each send (it may wait: a cooldown, a full set of slots), gets a
+/// `Slot`, and hands it back with the attempt's outcome through `release`. Decisions are taken under
+/// one lock; completions, the reachability subscription and the state-change hook run outside it.
+// @unchecked Sendable: mutable state lives in one LockedState; the other properties are immutable.
+final class HostGate: @unchecked Sendable {
+    /// A granted send: whether it holds a concurrency slot and whether it is the breaker's trial.
+    struct Slot: Sendable {
+        let holdsConcurrency: Bool
+        let isTrial: Bool
+    }
+
+    /// What an attempt's outcome says about the server's health.
+    enum Outcome {
+        /// Answered below 500.
+        case success
+        /// A connection failure, time-out, garbage answer or 5xx.
+        case failure
+        /// Says nothing (cancelled, refused by a policy of ours).
+        case ignored
+
+        init(_ result: Result<HTTPResponse, HTTPClientError>) {
+            switch result {
+            case .success(let response):
+                self = response.statusCode >= 500 ? .failure : .success
+            case .failure(let error):
+                if let status = error.statusCode, error.phase == .responded {
+                    self = status >= 500 ? .failure : .success
+                    return
+                }
+                switch error.code {
+                case .transport, .timedOut, .invalidResponse: self = .failure
+                default: self = .ignored
+                }
+            }
+        }
+    }
+
+    enum Admission {
+        case granted(Slot)
+        case refused(HTTPClientError)
+    }
+
+    private enum Breaker {
+        case closed
+        case open(until: Date)
+        case halfOpen(trialInFlight: Bool)
+    }
+
+    private struct Waiter {
+        let id: Int
+        let ticket: AdmissionWait
+        let completion: @Sendable (Admission) -> Void
+    }
+
+    private struct State {
+        var cooldownUntil: Date?
+        var cooldownCause: HTTPClientError?
+        var breaker = Breaker.closed
+        var health: SlidingWindow
+        var budget: SlidingWindow
+        var inFlight = 0
+        var queue: [Waiter] = []
+        var nextWaiter = 0
+        var reachabilityWatch: Disposable?
+    }
+
+    let origin: Origin
+    private let protection: HostProtection
+    private let reachability: Reachability?
+    private let state: LockedState<State>
+    /// Told about each breaker state change, outside the lock (the client's events).
+    private let onCircuitChange: @Sendable (Origin, CircuitState) -> Void
+
+    init(origin: Origin, protection: HostProtection, reachability: Reachability?,
+         onCircuitChange: @escaping @Sendable (Origin, CircuitState) -> Void) {
+        self.origin = origin
+        self.protection = protection
+        self.reachability = reachability
+        self.onCircuitChange = onCircuitChange
+        self.state = .make(State(
+            health: SlidingWindow(length: protection.circuitBreaker?.window ?? 1),
+            budget: SlidingWindow(length: protection.retryBudget?.window ?? 1)
+        ))
+    }
+
+    deinit {
+        state.withLock { $0.reachabilityWatch }?.dispose()
+    }
+
+    // MARK: Admission
+
+    /// Admits one send: at once, after a cooldown or a place in the queue, or refused
+    /// (`.circuitOpen`, `.rejected`, or the cooldown's cause when the deadline ends sooner).
+    ///
+    /// - Returns: Disposing it gives up waiting (the completion is then not called).
+    func admit(
+        bypassesQueue: Bool, deadlineAt: Date?, scheduler: SchedulerType,
+        completion: @escaping @Sendable (Admission) -> Void
+    ) -> Disposable {
+        let ticket = AdmissionWait()
+        attemptAdmission(ticket, bypassesQueue: bypassesQueue, deadlineAt: deadlineAt, scheduler: scheduler, completion: completion)
+        return ticket
+    }
+
+    private enum Step {
+        case answer(Admission)
+        case coolDown(TimeInterval)
+        case queued(Int)
+    }
+
+    private func attemptAdmission(
+        _ ticket: AdmissionWait, bypassesQueue: Bool, deadlineAt: Date?, scheduler: SchedulerType,
+        completion: @escaping @Sendable (Admission) -> Void
+    ) {
+        let now = scheduler.now
+        var change: CircuitState?
+        let step = state.withLock { state -> Step in
+            if let until = state.cooldownUntil, until > now {
+                if let deadlineAt, deadlineAt < until {
+                    return .answer(.refused(cooldownRefusal(state.cooldownCause, until: until, now: now)))
+                }
+                return .coolDown(until.timeIntervalSince(now))
+            }
+            var isTrial = false
+            if protection.circuitBreaker != nil {
+                if case .open(let until) = state.breaker, now >= until {
+                    state.breaker = .halfOpen(trialInFlight: false)
+                    change = .halfOpen
+                }
+                switch state.breaker {
+                case .closed:
+                    break
+                case .open(let until):
+                    return .answer(.refused(circuitOpen(retryAfter: until.timeIntervalSince(now))))
+                case .halfOpen(let trialInFlight):
+                    guard !trialInFlight else { return .answer(.refused(circuitOpen(retryAfter: nil))) }
+                    state.breaker = .halfOpen(trialInFlight: true)
+                    isTrial = true
+                }
+            }
+            guard let limit = protection.maxConcurrentRequests, !bypassesQueue else {
+                return .answer(.granted(Slot(holdsConcurrency: false, isTrial: isTrial)))
+            }
+            if state.inFlight < limit && state.queue.isEmpty {
+                state.inFlight += 1
+                return .answer(.granted(Slot(holdsConcurrency: true, isTrial: isTrial)))
+            }
+            if isTrial {
+                // The trial waits in line like any request; the breaker stays half-open meanwhile.
+                state.breaker = .halfOpen(trialInFlight: false)
+            }
+            guard state.queue.count < protection.maxQueuedRequests else {
+                return .answer(.refused(HTTPClientError(
+                    .rejected,
+                    message: "\(state.inFlight) requests in flight to \(origin) and \(state.queue.count) queued: the queue is full",
+                    phase: .notSent
+                )))
+            }
+            state.nextWaiter += 1
+            state.queue.append(Waiter(id: state.nextWaiter, ticket: ticket, completion: completion))
+            return .queued(state.nextWaiter)
+        }
+        if let change { onCircuitChange(origin, change) }
+        switch step {
+        case .answer(let admission):
+            if ticket.finish() { completion(admission) }
+        case .coolDown(let seconds):
+            let timer = scheduler.scheduleRelative((), dueTime: .seconds(seconds)) { [weak self] _ in
+                if let self, !ticket.isDisposed {
+                    self.attemptAdmission(ticket, bypassesQueue: bypassesQueue, deadlineAt: deadlineAt, scheduler: scheduler, completion: completion)
+                }
+                return Disposables.create()
+            }
+            ticket.setPending(timer)
+        case .queued(let id):
+            ticket.setPending(Disposables.create { [weak self] in self?.leaveQueue(id) })
+        }
+    }
+
+    private func leaveQueue(_ id: Int) {
+        state.withLock { $0.queue.removeAll { $0.id == id } }
+    }
+
+    // MARK: Release
+
+    /// Hands back a slot with what the attempt's outcome says about the server; releases the next
+    /// queued request and moves the breaker.
+    func release(_ slot: Slot, outcome: Outcome, now: Date) {
+        var granted: [Waiter] = []
+        var change: CircuitState?
+        var watch = false
+        var unwatch: Disposable?
+        state.withLock { state in
+            if slot.holdsConcurrency {
+                state.inFlight -= 1
+                if let limit = protection.maxConcurrentRequests {
+                    while state.inFlight < limit, !state.queue.isEmpty {
+                        state.inFlight += 1
+                        granted.append(state.queue.removeFirst())
+                    }
+                }
+            }
+            guard let policy = protection.circuitBreaker else { return }
+            if slot.isTrial {
+                switch outcome {
+                case .success:
+                    state.breaker = .closed
+                    state.health.reset()
+                    change = .closed
+                    unwatch = state.reachabilityWatch
+                    state.reachabilityWatch = nil
+                case .failure:
+                    let until = now.addingTimeInterval(policy.breakDuration)
+                    state.breaker = .open(until: until)
+                    change = .open(until: until)
+                case .ignored:
+                    state.breaker = .halfOpen(trialInFlight: false)
+                }
+                return
+            }
+            guard case .closed = state.breaker, outcome != .ignored else { return }
+            state.health.add(a: 1, b: outcome == .failure ? 1 : 0, now: now)
+            let totals = state.health.totals(now: now)
+            if totals.a >= Double(policy.minimumRequests), totals.b / totals.a >= policy.failureRatio {
+                let until = now.addingTimeInterval(policy.breakDuration)
+                state.breaker = .open(until: until)
+                change = .open(until: until)
+                watch = state.reachabilityWatch == nil
+            }
+        }
+        unwatch?.dispose()
+        if let change { onCircuitChange(origin, change) }
+        if watch { watchReachability() }
+        for waiter in granted {
+            let slot = Slot(holdsConcurrency: true, isTrial: false)
+            if waiter.ticket.finish() {
+                waiter.completion(.granted(slot))
+            } else {
+                // It gave up while being dequeued: the slot goes to the next in line.
+                release(slot, outcome: .ignored, now: now)
+            }
+        }
+    }
+
+    /// An open breaker goes half-open the moment the host's reachability sees it come back.
+    private func watchReachability() {
+        guard let reachability else { return }
+        let subscription = reachability.didBecomeReachable.subscribe(onNext: { [weak self] in self?.hostCameBack() })
+        let stale = state.withLock { state -> Bool in
+            guard case .open = state.breaker, state.reachabilityWatch == nil else { return true }
+            state.reachabilityWatch = subscription
+            return false
+        }
+        if stale { subscription.dispose() }
+    }
+
+    private func hostCameBack() {
+        let (changed, watch) = state.withLock { state -> (Bool, Disposable?) in
+            guard case .open = state.breaker else { return (false, nil) }
+            state.breaker = .halfOpen(trialInFlight: false)
+            defer { state.reachabilityWatch = nil }
+            return (true, state.reachabilityWatch)
+        }
+        watch?.dispose()
+        if changed { onCircuitChange(origin, .halfOpen) }
+    }
+
+    // MARK: Cooldown and budget
+
+    /// A 429 or 503 with `Retry-After`: pauses the host (capped by `maxCooldown` and by the
+    /// `cap` of the request that saw it) and keeps an open breaker open at least that long.
+    ///
+    /// - Parameters:
+    ///   - error: The answer.
+    ///   - cap: The observing request's `RetryPolicy.maxRetryAfter`.
+    ///   - now: The time on the scheduler the cooldown is kept in. An HTTP-date `Retry-After` is read
+    ///     against the wall clock, then turned into a wait from `now`.
+    func noteRetryAfter(_ error: HTTPClientError, cap: TimeInterval, now: Date) {
+        guard error.statusCode == 429 || error.statusCode == 503, let asked = error.retryAfter(now: Date()) else { return }
+        let seconds = min(TimeoutBounds.clampedWait(asked), protection.maxCooldown, cap)
+        guard seconds > 0 else { return }
+        let until = now.addingTimeInterval(seconds)
+        var change: CircuitState?
+        state.withLock { state in
+            if protection.honorsRetryAfterCooldown, until > (state.cooldownUntil ?? .distantPast) {
+                state.cooldownUntil = until
+                state.cooldownCause = error
+            }
+            if case .open(let current) = state.breaker, until > current {
+                state.breaker = .open(until: until)
+                change = .open(until: until)
+            }
+        }
+        if let change { onCircuitChange(origin, change) }
+    }
+
+    /// A first attempt was sent: it pays `ratio` into the budget.
+    func depositFirstAttempt(now: Date) {
+        guard protection.retryBudget != nil else { return }
+        state.withLock { $0.budget.add(a: 1, now: now) }
+    }
+
+    /// Whether the budget can pay for one retry now (and pays it).
+    func withdrawRetry(now: Date) -> Bool {
+        guard let budget = protection.retryBudget else { return true }
+        return state.withLock { state in
+            let totals = state.budget.totals(now: now)
+            let balance = budget.ratio * totals.a + budget.minRetriesPerSecond * budget.window - totals.b
+            guard balance >= 1 else { return false }
+            state.budget.add(b: 1, now: now)
+            return true
+        }
+    }
+
+    /// The breaker's state as of `now`.
+    func circuitState(now: Date) -> CircuitState {
+        state.withLock { state in
+            switch state.breaker {
+            case .closed: return .closed
+            case .open(let until): return now >= until ? .halfOpen : .open(until: until)
+            case .halfOpen: return .halfOpen
+            }
+        }
+    }
+
+    /// Requests in flight and queued, for tests and events.
+    var load: (inFlight: Int, queued: Int) {
+        state.withLock { ($0.inFlight, $0.queue.count) }
+    }
+
+    // MARK: Errors
+
+    private func circuitOpen(retryAfter: TimeInterval?) -> HTTPClientError {
+        var error = HTTPClientError(
+            .circuitOpen,
+            message: retryAfter.map { "the circuit to \(origin) is open for \(String(format: "%.3g", $0)) s more" }
+                ?? "the circuit to \(origin) is half-open and its trial request is in flight",
+            phase: .notSent
+        )
+        error.suggestedRetryAfter = retryAfter.map { max(0, $0) }
+        return error
+    }
+
+    private func cooldownRefusal(_ cause: HTTPClientError?, until: Date, now: Date) -> HTTPClientError {
+        let wait = until.timeIntervalSince(now)
+        var error = cause ?? HTTPClientError(.unacceptableStatusCode, statusCode: 429)
+        error.message = "\(origin) asked to wait \(String(format: "%.3g", wait)) s more (Retry-After), past the request's deadline"
+        error.phase = .notSent
+        error.attempts = 0
+        error.suggestedRetryAfter = wait
+        return error
+    }
+}
+
+/// One admission in progress: completes once; disposing cancels the cooldown timer or leaves the
+/// queue.
+// @unchecked Sendable: mutable state lives in one LockedState.
+final class AdmissionWait: Disposable, @unchecked Sendable {
+    private struct State {
+        var done = false
+        var pending: Disposable?
+    }
+
+    private let state = LockedState<State>.make(State())
+
+    var isDisposed: Bool {
+        state.withLock { $0.done }
+    }
+
+    /// Claims the one completion; false if already answered or disposed. What was pending (a
+    /// timer that fired, a queue place already left) needs no disposing.
+    func finish() -> Bool {
+        state.withLock { state in
+            guard !state.done else { return false }
+            state.done = true
+            state.pending = nil
+            return true
+        }
+    }
+
+    func setPending(_ pending: Disposable) {
+        let stale = state.withLock { state -> Bool in
+            guard !state.done else { return true }
+            state.pending = pending
+            return false
+        }
+        if stale { pending.dispose() }
+    }
+
+    func dispose() {
+        let pending = state.withLock { state -> Disposable? in
+            guard !state.done else { return nil }
+            state.done = true
+            defer { state.pending = nil }
+            return state.pending
+        }
+        pending?.dispose()
+    }
+}

@@ -36,6 +36,13 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "RxNetworkKitMetrics",
+            dependencies: ["RxNetworkKit", "RxTesting"],
+            path: "Examples/RxNetworkKitMetrics",
+            swiftSettings: strictSettings
+        ),
+
+        .executableTarget(
             name: "RxNetworkKitSoak",
             dependencies: ["RxNetworkKit", "RxTesting"],
             path: "Examples/RxNetworkKitSoak",

@@ -7,7 +7,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$root/.build/readme-check"
-rm -rf "$work/Sources" "$work/blocks"
+rm -rf "$work/Sources" "$work/blocks" "$work/manifests"
 mkdir -p "$work/Sources" "$work/blocks"
 
 awk -v dir="$work/blocks" '
@@ -21,6 +21,17 @@ awk -v dir="$work/blocks" '
 targets=""
 for block in "$work"/blocks/*.swift; do
     name="Snippet$(basename "$block" .swift)"
+    if sed -n 2p "$block" | grep -q '^// swift-tools-version'; then
+        # A manifest: evaluated by SwiftPM (nothing is fetched).
+        manifest="$work/manifests/$name"
+        mkdir -p "$manifest/Sources/App" "$manifest/Tests/AppTests"
+        tail -n +2 "$block" > "$manifest/Package.swift"
+        for target in $(grep -oE 'Target\(name: "[A-Za-z]+"' "$manifest/Package.swift" | sed -E 's/.*"(.*)"/\1/'); do
+            mkdir -p "$manifest/Sources/$target" "$manifest/Tests/$target"
+        done
+        swift package --package-path "$manifest" dump-package > /dev/null
+        continue
+    fi
     mkdir -p "$work/Sources/$name"
     main="$work/Sources/$name/main.swift"
     {

@@ -52,6 +52,15 @@ let package = Package(
             ],
             path: "Tools/http-bench"
         ),
+        // CPU per request of the client's machinery: host protection and an events subscriber.
+        .executableTarget(
+            name: "client-overhead",
+            dependencies: [
+                .product(name: "RxCore", package: "RxNetworkKit"),
+                .product(name: "RxHTTP", package: "RxNetworkKit"),
+            ],
+            path: "Tools/client-overhead"
+        ),
         // Recovery after outages with default settings, and the reachability probe rate.
         .executableTarget(
             name: "recovery-bench",

@@ -281,6 +281,7 @@ public final class OAuthAuthenticator: Authenticator {
 
     private func startRefresh(from credential: OAuthCredential) {
         let client = self.client.withLock { $0.client }
+        client?.emitEvent(.authRefreshStarted)
         let subscription = refresher.refresh(credential, client).subscribe(
             onSuccess: { [weak self] fresh in self?.refreshSucceeded(fresh) },
             onFailure: { [weak self] error in self?.refreshFailed(error) }
@@ -317,6 +318,7 @@ public final class OAuthAuthenticator: Authenticator {
                 .refreshFailed, message: "the refreshed credential could not be stored", underlying: error, phase: .notSent
             ))
         } ?? .success(ticket)
+        client.withLock { $0.client }?.emitEvent(.authRefreshEnded(succeeded: saveError == nil, code: saveError == nil ? nil : .refreshFailed))
         for waiter in waiters { waiter.completion(result) }
     }
 
@@ -335,6 +337,7 @@ public final class OAuthAuthenticator: Authenticator {
             defer { state.waiters = [:] }
             return Array(state.waiters.values)
         }
+        client.withLock { $0.client }?.emitEvent(.authRefreshEnded(succeeded: false, code: failure.code))
         for waiter in waiters { waiter.completion(.failure(failure)) }
         if rejected {
             lost.onNext(failure)

@@ -40,6 +40,12 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
         var pluginsAwaitReceive = false
         var wait: Disposable?
         var waitStarted = Date.distantPast
+        /// When the current attempt went to the transport.
+        var attemptStarted = Date.distantPast
+        /// The status of the last answer, for the completion event.
+        var lastStatus: Int?
+        /// The redacted URL, built for the first event and reused.
+        var redactedURL: String?
         var plannedDelay: TimeInterval = 0
         var deadlineTimer: Disposable?
         var lastError: HTTPClientError?
@@ -85,13 +91,17 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
     private let plan: Plan
     /// The scheduler time by which everything must be over, if the policy has a deadline.
     private let deadlineAt: Date?
+    /// When the call was made, on the policy's scheduler.
+    private let startedAt: Date
     private let state: LockedState<State>
 
     init(client: HTTPClient, id: UInt64, plan: Plan, decode: @escaping Decode, completion: @escaping Completion) {
         self.client = client
         self.id = id
         self.plan = plan
-        self.deadlineAt = plan.policy.deadline.map { plan.policy.scheduler.now.addingTimeInterval($0) }
+        let now = plan.policy.scheduler.now
+        self.startedAt = now
+        self.deadlineAt = plan.policy.deadline.map { now.addingTimeInterval($0) }
         self.state = .make(State(decode: decode, completion: completion))
         Resources.incrementTotal()
     }
@@ -114,6 +124,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
             refuse(HTTPClientError(.shutdown, message: "the client is shutting down", url: plan.request.url, phase: .notSent))
             return
         }
+        emit(.started)
         if let deadline = retryPolicy.deadline {
             let timer = retryPolicy.scheduler.scheduleRelative((), dueTime: .seconds(deadline)) { [weak self] _ in
                 self?.deadlinePassed()
@@ -126,7 +137,9 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
             }
             stale?.dispose()
         }
-        client.enqueue(self, bypassesSuspension: plan.bypassesSuspension)
+        if client.enqueue(self, bypassesSuspension: plan.bypassesSuspension) {
+            emit(.held(.suspended))
+        }
     }
 
     /// Starts the next attempt: a ticket from the authenticator if the request needs one, then the
@@ -152,7 +165,10 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
             admitted(.granted(HostGate.Slot(holdsConcurrency: false, isTrial: false)), attempt: attempt, gate: nil)
             return
         }
-        let wait = gate.admit(bypassesQueue: plan.bypassesSuspension, deadlineAt: deadlineAt, scheduler: retryPolicy.scheduler) { [weak self] admission in
+        let wait = gate.admit(
+            bypassesQueue: plan.bypassesSuspension, deadlineAt: deadlineAt, scheduler: retryPolicy.scheduler,
+            onHold: { [weak self] reason in self?.emit(.held(reason)) }
+        ) { [weak self] admission in
             self?.admitted(admission, attempt: attempt, gate: gate)
         }
         let keep = state.withLock { state -> Bool in
@@ -215,7 +231,9 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
             state.ticketWait = wait
             return true
         }
-        if !keep {
+        if keep {
+            emit(.held(.credential))
+        } else {
             wait.dispose()
         }
     }
@@ -278,6 +296,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
             if again { awaitTicket(for: attempt, replacing: nil) }
             return
         }
+        let sendTime = retryPolicy.scheduler.now
         let proceed = state.withLock { state -> Bool in
             guard state.phase == .sending(attempt: attempt) else { return false }
             state.sentRequest = request
@@ -285,6 +304,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
             state.ticket = ticket
             state.pluginsAwaitReceive = true
             state.sends += 1
+            state.attemptStarted = sendTime
             return true
         }
         guard proceed else { return }
@@ -292,6 +312,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
             plugin.willSend(request, info: info)
         }
         guard state.withLock({ $0.phase == .sending(attempt: attempt) }) else { return }
+        emit(.attemptStarted(attempt: attempt))
         let inline = client.transportCallsBackOnCallbackQueue
         let url = request.url
         let task = client.transport.send(request, options: client.transportOptions) { [self] result in
@@ -316,14 +337,26 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
 
     /// On the callback queue: status validation, plugins, then decoding or the retry decision.
     private func attemptEnded(_ transportResult: Result<HTTPResponse, HTTPClientError>, attempt: Int) {
-        let claim = state.withLock { state -> (request: URLRequest, info: HTTPRequestInfo, notify: Bool, decode: Decode, slot: HostGate.Slot?)? in
+        let claim = state.withLock { state -> (request: URLRequest, info: HTTPRequestInfo, notify: Bool, decode: Decode, slot: HostGate.Slot?, sent: Date)? in
             guard state.phase == .sending(attempt: attempt), let request = state.sentRequest,
                   let info = state.sentInfo, let decode = state.decode else { return nil }
             state.phase = .receiving(attempt: attempt)
+            if case .success(let response) = transportResult { state.lastStatus = response.statusCode }
             defer { state.pluginsAwaitReceive = false; state.transportTask = nil; state.slot = nil }
-            return (request, info, state.pluginsAwaitReceive, decode, state.slot)
+            return (request, info, state.pluginsAwaitReceive, decode, state.slot, state.attemptStarted)
         }
         guard let claim else { return }
+        emit({
+            let duration = max(0, retryPolicy.scheduler.now.timeIntervalSince(claim.sent))
+            switch transportResult {
+            case .success(let response):
+                return .response(attempt: attempt, statusCode: response.statusCode, duration: duration)
+            case .failure(let error) where error.phase == .responded && error.statusCode != nil:
+                return .response(attempt: attempt, statusCode: error.statusCode ?? 0, duration: duration)
+            case .failure(let error):
+                return .attemptFailed(attempt: attempt, code: error.code, phase: error.phase, duration: duration)
+            }
+        }())
         if let gate = plan.gate {
             let now = retryPolicy.scheduler.now
             if let slot = claim.slot {
@@ -396,7 +429,9 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
     }
 
     private func decode(_ response: HTTPResponse, with decode: Decode) -> Result<Output, HTTPClientError> {
-        let context = ResponseDecodingContext(decoder: client.configuration.jsonDecoder, envelope: client.configuration.envelope)
+        var context = ResponseDecodingContext(decoder: client.configuration.jsonDecoder, envelope: client.configuration.envelope)
+        context.attempts = state.withLock { $0.sends }
+        context.elapsed = max(0, retryPolicy.scheduler.now.timeIntervalSince(startedAt))
         do {
             return .success(try decode(response, context))
         } catch let error as HTTPClientError {
@@ -455,6 +490,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
             return state.generation
         }
         guard let generation else { return }
+        emit(.retryScheduled(nextAttempt: attempt + 1, delay: delay, after: error.code, statusCode: error.statusCode))
         guard delay > 0 else {
             endWait(generation: generation, trigger: .immediate)
             return
@@ -500,9 +536,12 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
         guard let claimed else { return }
         claimed.wait?.dispose()
         if let notification = claimed.notification {
+            emit(.waitEnded(trigger: notification.trigger, waited: notification.waited))
             retryPolicy.onRetry?(notification)
         }
-        client.enqueue(self, bypassesSuspension: plan.bypassesSuspension)
+        if client.enqueue(self, bypassesSuspension: plan.bypassesSuspension) {
+            emit(.held(.suspended))
+        }
     }
 
     /// Seconds left before the deadline, on the policy's clock; nil without a deadline.
@@ -595,6 +634,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
                     plugin.didReceive(.failure(error), request: notify.request, info: notify.info)
                 }
             }
+            emitCompleted(.failure(error), attempts: error.attempts)
             takeCompletion()?(.failure(error))
             client.callFinished(id: id)
         }
@@ -661,6 +701,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
         }
         guard let claimed else { return }
         claimed.timer?.dispose()
+        emitCompleted(result.map { _ in () }, attempts: claimed.attempts)
         claimed.completion?(result.mapError { error -> HTTPClientError in
             var error = error
             error.attempts = claimed.attempts
@@ -682,7 +723,40 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
     private func refuse(_ error: HTTPClientError) {
         state.withLock { $0.phase = .finished }
         client.runOnCallbackContext { [self] in
+            emitCompleted(.failure(error), attempts: 0)
             takeCompletion()?(.failure(error))
         }
+    }
+
+    // MARK: Events
+
+    /// Emits an event of this call, if anybody listens (the event is not even built otherwise).
+    private func emit(_ kind: @autoclosure () -> HTTPClientEvent.Kind) {
+        guard client.eventHub.isActive else { return }
+        client.eventHub.emit(HTTPClientEvent(
+            requestID: id, method: plan.method, url: redactedURL(), timestamp: retryPolicy.scheduler.now, kind: kind()
+        ))
+    }
+
+    /// The request's URL as events show it: redacted once per call.
+    private func redactedURL() -> String? {
+        if let cached = state.withLock({ $0.redactedURL }) { return cached }
+        guard let url = plan.request.url else { return nil }
+        let redacted = Redaction.standard.url(url)
+        state.withLock { $0.redactedURL = redacted }
+        return redacted
+    }
+
+    private func emitCompleted(_ result: Result<Void, HTTPClientError>, attempts: Int) {
+        guard client.eventHub.isActive else { return }
+        let outcome: HTTPClientEvent.Outcome
+        switch result {
+        case .success:
+            outcome = .success(statusCode: state.withLock { $0.lastStatus } ?? 200)
+        case .failure(let error):
+            outcome = .failure(code: error.code, statusCode: error.statusCode, phase: error.phase)
+        }
+        let duration = max(0, retryPolicy.scheduler.now.timeIntervalSince(startedAt))
+        emit(.completed(outcome, duration: duration, attempts: attempts))
     }
 }

@@ -16,7 +16,14 @@ extension HTTPClient {
         _ request: R,
         completion: @escaping (Result<R.Response, HTTPClientError>) -> Void
     ) -> HTTPRequestHandle {
-        let parts = RequestParts(
+        let parts = requestParts(for: request)
+        let policy = (request as? any RetryableRequest)?.retryPolicy ?? configuration.retryPolicy
+        return send(parts, policy: policy, decode: request.decodeResponse, completion: completion)
+    }
+
+    /// What `send` needs of a `Request`.
+    func requestParts<R: Request>(for request: R) -> RequestParts {
+        RequestParts(
             baseURL: request.baseURL,
             path: request.path,
             method: request.method,
@@ -31,7 +38,5 @@ extension HTTPClient {
             idempotency: request.idempotency,
             requiresAuthentication: request.requiresAuthentication
         )
-        let policy = (request as? any RetryableRequest)?.retryPolicy ?? configuration.retryPolicy
-        return send(parts, policy: policy, decode: request.decodeResponse, completion: completion)
     }
 }

@@ -77,6 +77,8 @@ public final class HTTPClient: Sendable {
     let hosts: HostRegistry
     /// Where circuit breaker changes go (the events stream subscribes to it).
     let circuitChanges: CircuitChangeRelay
+    /// The events of every call, host and the authenticator.
+    let eventHub = EventHub()
     private let state = LockedState<State>.make(State())
 
     /// Creates a client.
@@ -186,7 +188,34 @@ public final class HTTPClient: Sendable {
         self.hosts = hosts
         self.circuitChanges = circuitChanges
         self.reachability = baseURL.flatMap { hosts.reachability(for: $0) }
+        let eventHub = self.eventHub
+        let clock = configuration.retryPolicy.scheduler
+        circuitChanges.listen { origin, state in
+            guard eventHub.isActive else { return }
+            eventHub.emit(HTTPClientEvent(requestID: nil, method: nil, url: origin.description, timestamp: clock.now, kind: .circuitChanged(state)))
+        }
         authenticator?.attach(self)
+    }
+
+    /// Every step of every call of this client, as it happens: started, held (and why), each attempt
+    /// and its answer, each retry and what ended its wait, credential refreshes, circuit breaker
+    /// changes, and the one completion with its outcome, duration and attempts. Hot: it reports what
+    /// happens while subscribed, and costs nothing while nobody is.
+    ///
+    /// Events carry the call's request id (the `#N` of the logger's lines), the method and the
+    /// redacted URL — never a header, a body or a token.
+    ///
+    /// - Note: Events are delivered one at a time, in order per call, never under a lock of the
+    ///   client, on the thread that produced them (or one that produced an earlier one). Do not
+    ///   block in the observer.
+    public var events: Observable<HTTPClientEvent> {
+        eventHub.events
+    }
+
+    /// Emits an event that belongs to no call (the authenticator's), if anybody listens.
+    func emitEvent(_ kind: @autoclosure () -> HTTPClientEvent.Kind) {
+        guard eventHub.isActive else { return }
+        eventHub.emit(HTTPClientEvent(requestID: nil, method: nil, url: nil, timestamp: configuration.retryPolicy.scheduler.now, kind: kind()))
     }
 
     /// Escapes one path segment completely, `/`, `?`, `#` and `%` included:
@@ -277,7 +306,10 @@ public final class HTTPClient: Sendable {
     }
 
     /// Sends `call` now, or holds it if the client is suspended.
-    func enqueue(_ call: any ClientCall, bypassesSuspension: Bool) {
+    ///
+    /// - Returns: Whether it was held.
+    @discardableResult
+    func enqueue(_ call: any ClientCall, bypassesSuspension: Bool) -> Bool {
         let hold = state.withLock { state -> Bool in
             guard state.isSuspended, !bypassesSuspension, case .running = state.lifecycle else { return false }
             state.held.append(call)
@@ -286,6 +318,7 @@ public final class HTTPClient: Sendable {
         if !hold {
             call.transmit()
         }
+        return hold
     }
 
     /// Forgets a held call (it was cancelled).

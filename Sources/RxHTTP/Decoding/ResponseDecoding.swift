@@ -8,6 +8,10 @@ public struct ResponseDecodingContext: Sendable {
     public let decoder: JSONDecoder
     /// The client's response envelope, or nil if it has none.
     public let envelope: ResponseEnvelope?
+    /// How many times the call sent its request, this answer's attempt included.
+    var attempts = 1
+    /// Seconds from the call's start to this answer, on the retry policy's clock.
+    var elapsed: TimeInterval = 0
 
     /// Creates a context.
     public init(decoder: JSONDecoder, envelope: ResponseEnvelope?) {

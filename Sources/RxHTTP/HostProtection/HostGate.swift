@@ -100,12 +100,15 @@ final class HostGate: @unchecked Sendable {
     /// (`.circuitOpen`, `.rejected`, or the cooldown's cause when the deadline ends sooner).
     ///
     /// - Returns: Disposing it gives up waiting (the completion is then not called).
+    /// - Parameters:
+    ///   - onHold: Told once when the send has to wait, and why (for the client's events).
     func admit(
         bypassesQueue: Bool, deadlineAt: Date?, scheduler: SchedulerType,
+        onHold: @escaping @Sendable (HTTPClientEvent.HoldReason) -> Void = { _ in },
         completion: @escaping @Sendable (Admission) -> Void
     ) -> Disposable {
         let ticket = AdmissionWait()
-        attemptAdmission(ticket, bypassesQueue: bypassesQueue, deadlineAt: deadlineAt, scheduler: scheduler, completion: completion)
+        attemptAdmission(ticket, bypassesQueue: bypassesQueue, deadlineAt: deadlineAt, scheduler: scheduler, onHold: onHold, completion: completion)
         return ticket
     }
 
@@ -117,6 +120,7 @@ final class HostGate: @unchecked Sendable {
 
     private func attemptAdmission(
         _ ticket: AdmissionWait, bypassesQueue: Bool, deadlineAt: Date?, scheduler: SchedulerType,
+        onHold: @escaping @Sendable (HTTPClientEvent.HoldReason) -> Void,
         completion: @escaping @Sendable (Admission) -> Void
     ) {
         let now = scheduler.now
@@ -172,14 +176,19 @@ final class HostGate: @unchecked Sendable {
         case .answer(let admission):
             if ticket.finish() { completion(admission) }
         case .coolDown(let seconds):
+            onHold(.cooldown)
             let timer = scheduler.scheduleRelative((), dueTime: .seconds(seconds)) { [weak self] _ in
                 if let self, !ticket.isDisposed {
-                    self.attemptAdmission(ticket, bypassesQueue: bypassesQueue, deadlineAt: deadlineAt, scheduler: scheduler, completion: completion)
+                    self.attemptAdmission(
+                        ticket, bypassesQueue: bypassesQueue, deadlineAt: deadlineAt, scheduler: scheduler,
+                        onHold: onHold, completion: completion
+                    )
                 }
                 return Disposables.create()
             }
             ticket.setPending(timer)
         case .queued(let id):
+            onHold(.hostQueue)
             ticket.setPending(Disposables.create { [weak self] in self?.leaveQueue(id) })
         }
     }

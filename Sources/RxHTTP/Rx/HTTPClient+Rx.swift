@@ -59,5 +59,19 @@ extension Reactive where Base: HTTPClient {
             return Disposables.create { handle.cancel() }
         }
     }
-}
 
+    /// A `Single` of `request`'s decoded `Response` with the status, headers, URL and timing of the
+    /// answer; see `HTTPClient.response(_:completion:)`.
+    ///
+    /// - Note: Thread-safe to subscribe from any thread; events arrive on the client's callback
+    ///   queue.
+    public func response<R: Request>(_ request: R) -> Single<DecodedResponse<R.Response>> {
+        let client = base
+        return Single.create { single in
+            let handle = client.response(request) { result in
+                single(result.mapError { $0 })
+            }
+            return Disposables.create { handle.cancel() }
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import RxCore
+
+/// One step of one call of an `HTTPClient` (or of one of its hosts, or its authenticator), as
+/// `HTTPClient.events` reports it.
+///
+/// Safe to ship to logs and metrics: the URL is redacted like the logger's, and failures are told by
+/// their code, phase and status — never a header, a body, a token or the error value itself.
+///
+/// - Note: A value type; `Sendable`.
+public struct HTTPClientEvent: Sendable, CustomStringConvertible {
+    /// Why a call is waiting before it can be sent.
+    public enum HoldReason: String, Sendable, Hashable {
+        /// The client is suspended (`suspend()`).
+        case suspended
+        /// Its host asked for a pause (`Retry-After`).
+        case cooldown
+        /// Its host has `maxConcurrentRequests` in flight.
+        case hostQueue
+        /// Its credential is being refreshed.
+        case credential
+    }
+
+    /// How a call ended.
+    public enum Outcome: Sendable, Hashable {
+        /// Delivered a value, after an answer with this status.
+        case success(statusCode: Int)
+        /// Delivered an error of this code (and status, if there was an answer).
+        case failure(code: HTTPClientError.Code, statusCode: Int?, phase: HTTPClientError.Phase)
+    }
+
+    /// What happened.
+    public enum Kind: Sendable {
+        /// The call was made.
+        case started
+        /// The call waits before its next send.
+        case held(HoldReason)
+        /// Attempt `attempt` goes to the transport (after plugins, signed).
+        case attemptStarted(attempt: Int)
+        /// Attempt `attempt` was answered with `statusCode`, `duration` seconds after it started.
+        case response(attempt: Int, statusCode: Int, duration: TimeInterval)
+        /// Attempt `attempt` failed without an answer.
+        case attemptFailed(attempt: Int, code: HTTPClientError.Code, phase: HTTPClientError.Phase, duration: TimeInterval)
+        /// The call will send again after `delay` seconds (or sooner, if its host comes back).
+        case retryScheduled(nextAttempt: Int, delay: TimeInterval, after: HTTPClientError.Code, statusCode: Int?)
+        /// A wait to retry ended, by `trigger`, after `waited` seconds.
+        case waitEnded(trigger: RetryTrigger, waited: TimeInterval)
+        /// The authenticator began refreshing the credential (no request id).
+        case authRefreshStarted
+        /// The refresh ended: `succeeded`, or failed with `code`.
+        case authRefreshEnded(succeeded: Bool, code: HTTPClientError.Code?)
+        /// A host's circuit breaker changed state (no request id; `url` is the host's origin).
+        case circuitChanged(CircuitState)
+        /// The call delivered its one result.
+        case completed(Outcome, duration: TimeInterval, attempts: Int)
+    }
+
+    /// The call's request id (the `#N` of log lines, `HTTPRequestInfo.callID`); nil for an event of
+    /// a host or of the authenticator.
+    public let requestID: UInt64?
+    /// The call's method, if the event belongs to a call.
+    public let method: HTTPMethod?
+    /// The redacted URL (the host's origin for circuit events).
+    public let url: String?
+    /// When, on the clock of the call's retry scheduler (virtual in tests).
+    public let timestamp: Date
+    /// What happened.
+    public let kind: Kind
+
+    /// Creates an event.
+    public init(requestID: UInt64?, method: HTTPMethod?, url: String?, timestamp: Date, kind: Kind) {
+        self.requestID = requestID
+        self.method = method
+        self.url = url
+        self.timestamp = timestamp
+        self.kind = kind
+    }
+
+    public var description: String {
+        let call = requestID.map { "#\($0) " } ?? ""
+        let target = [method?.rawValue, url].compactMap { $0 }.joined(separator: " ")
+        return "\(call)\(kind)\(target.isEmpty ? "" : " \(target)")"
+    }
+}
+
+/// Where a client's events go: a hot stream that costs one lock read per would-be event when nobody
+/// listens. Events are delivered one at a time, in the order they were emitted (so in order per
+/// call), never under a lock of the client: the emitting thread delivers directly when nobody else
+/// is delivering; otherwise it leaves the event to the thread that is, which drains them in order.
+// @unchecked Sendable: the subject is only fed by the draining thread; the outbox is one LockedState.
+final class EventHub: @unchecked Sendable {
+    private struct Outbox {
+        var pending: [HTTPClientEvent] = []
+        var draining = false
+    }
+
+    private let subject = PublishSubject<HTTPClientEvent>()
+    private let outbox = LockedState<Outbox>.make(Outbox())
+
+    /// The hot stream.
+    var events: Observable<HTTPClientEvent> {
+        subject.asObservable()
+    }
+
+    /// Whether anybody listens: checked before an event is even built.
+    var isActive: Bool {
+        subject.hasObservers
+    }
+
+    func emit(_ event: HTTPClientEvent) {
+        let direct = outbox.withLock { outbox -> Bool in
+            guard !outbox.draining else {
+                outbox.pending.append(event)
+                return false
+            }
+            outbox.draining = true
+            return true
+        }
+        guard direct else { return }
+        subject.onNext(event)
+        while true {
+            let batch = outbox.withLock { outbox -> [HTTPClientEvent] in
+                guard !outbox.pending.isEmpty else {
+                    outbox.draining = false
+                    return []
+                }
+                defer { outbox.pending = [] }
+                return outbox.pending
+            }
+            guard !batch.isEmpty else { return }
+            for event in batch {
+                subject.onNext(event)
+            }
+        }
+    }
+}

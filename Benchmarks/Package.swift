@@ -61,6 +61,16 @@ let package = Package(
             ],
             path: "Tools/client-overhead"
         ),
+        // Streaming: Server-Sent Events through the client vs the parser alone; RSS over a big body.
+        .executableTarget(
+            name: "stream-bench",
+            dependencies: [
+                .product(name: "RxCore", package: "RxNetworkKit"),
+                .product(name: "RxHTTP", package: "RxNetworkKit"),
+                .product(name: "RxTesting", package: "RxNetworkKit"),
+            ],
+            path: "Tools/stream-bench"
+        ),
         // Recovery after outages with default settings, and the reachability probe rate.
         .executableTarget(
             name: "recovery-bench",

@@ -250,7 +250,28 @@ let (rates, ratesTime) = timed {
 print("   \(rates) of 20 callers succeeded in \(ms(ratesTime)); the server saw \(storm.lines.count) requests: one 429 "
       + "(Retry-After: 1), then nothing until the host's cooldown ended, then one each")
 
-print("11. graceful shutdown")
+print("11. a Server-Sent Events stream survives two dropped connections")
+let eventConnections = LockedLines()
+server.route(.get, "/events") { request in
+    eventConnections.append(request.header("Last-Event-ID") ?? "none")
+    switch eventConnections.lines.count {
+    case 1: return .eventStream([.text("id: 1\ndata: price 100\n\nid: 2\ndata: price 101\n\n"), .pause(0.05), .drop])
+    case 2: return .eventStream([.text("retry: 100\nid: 3\ndata: price 99\n\n"), .pause(0.05), .drop])
+    default: return .eventStream([.text("id: 4\ndata: price 102\n\n"), .pause(5)])
+    }
+}
+let prices = LockedLines()
+let (streamed, streamTime) = timed { () -> Int in
+    let subscription = client.rx.serverSentEvents(path: "/events", reconnect: ReconnectPolicy(delay: .constant(time: 0.1)))
+        .subscribe(onNext: { prices.append("#\($0.id ?? "-") \($0.data)") })
+    while prices.lines.count < 4 && eventConnections.lines.count < 10 { usleep(5_000) }
+    subscription.dispose()
+    return prices.lines.count
+}
+print("   \(streamed) events in \(ms(streamTime)) over \(eventConnections.lines.count) connections (Last-Event-ID sent: "
+      + "\(eventConnections.lines.joined(separator: ", "))): \(prices.lines.joined(separator: ", "))")
+
+print("12. graceful shutdown")
 server.route(.get, "/slow", LoopbackHTTPResponse.text("finished").delayed(by: 0.2))
 server.route(.get, "/unavailable", .status(503))
 let finishedInFlight = LockedLines()

@@ -84,6 +84,9 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
         var authenticator: (any Authenticator)?
         /// The request's host: cooldown, budget, breaker, concurrency.
         var gate: HostGate?
+        /// Where a streamed body goes; nil for an ordinary, buffered call (which ends with the
+        /// head for a stream: the body then flows through the pump).
+        var stream: StreamPump?
     }
 
     let id: UInt64
@@ -315,12 +318,37 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
         emit(.attemptStarted(attempt: attempt))
         let inline = client.transportCallsBackOnCallbackQueue
         let url = request.url
-        let task = client.transport.send(request, options: client.transportOptions) { [self] result in
-            let mapped = result.mapError { URLErrorClassification.classify($0, url: url) }
+        let ended: @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void = { [self] result in
             if inline {
-                attemptEnded(mapped, attempt: attempt)
+                attemptEnded(result, attempt: attempt)
             } else {
-                client.runOnCallbackContext { self.attemptEnded(mapped, attempt: attempt) }
+                client.runOnCallbackContext { self.attemptEnded(result, attempt: attempt) }
+            }
+        }
+        let task: Disposable
+        if let pump = plan.stream {
+            pump.begin(attempt: attempt)
+            task = client.transport.stream(request, options: client.transportOptions) { part in
+                switch part {
+                case .success(.head(let head)):
+                    // The head ends the call's attempt (status, plugins, retries); the body flows on.
+                    pump.noteHead(attempt: attempt)
+                    ended(.success(HTTPResponse(statusCode: head.statusCode, headers: head.headers, url: head.url)))
+                case .success(let bodyOrEnd):
+                    pump.receive(.success(bodyOrEnd), attempt: attempt)
+                case .failure(let error):
+                    let failure = URLErrorClassification.classify(error, url: url)
+                    if pump.headSeen(attempt: attempt) {
+                        pump.receive(.failure(failure), attempt: attempt)
+                    } else {
+                        ended(.failure(failure))
+                    }
+                }
+            }
+            pump.attach(task, attempt: attempt)
+        } else {
+            task = client.transport.send(request, options: client.transportOptions) { result in
+                ended(result.mapError { URLErrorClassification.classify($0, url: url) })
             }
         }
         let keep = state.withLock { state -> Bool in
@@ -380,6 +408,10 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
         }
         for plugin in client.plugins {
             result = plugin.process(result, info: claim.info)
+        }
+        if case .failure = result {
+            // A stream's body is not wanted after a refused head: retried, replayed or failed.
+            plan.stream?.abandon(attempt: attempt)
         }
         switch result {
         case .success(let response):

@@ -23,15 +23,20 @@ extension HTTPClient {
     /// sends, retries under `policy` and delivers once. A request that cannot be built (or a
     /// policy with an invalid deadline) fails with `.invalidRequest` on the callback queue and
     /// nothing is sent.
+    ///
+    /// With a `stream` pump the call ends when an acceptable head arrives (its output decoded from
+    /// the head, an empty body) and the body flows through the pump.
     func send<Output>(
         _ parts: RequestParts,
         policy: RetryPolicy,
+        stream: StreamPump? = nil,
         decode: @escaping (HTTPResponse, ResponseDecodingContext) throws -> Output,
         completion: @escaping (Result<Output, HTTPClientError>) -> Void
     ) -> HTTPRequestHandle {
-        let plan: HTTPCall<Output>.Plan
+        var plan: HTTPCall<Output>.Plan
         do throws(HTTPClientError) {
             plan = try makePlan(parts, policy: policy)
+            plan.stream = stream
         } catch {
             return HTTPRequestHandle(call: RefusedCall(error: error, client: self, completion: completion))
         }

@@ -31,6 +31,7 @@ import Foundation
 /// - `.circuitOpen`, `.rejected`: the host's circuit breaker is open, or its queue is full; nothing
 ///   was sent. `.retryBudgetExhausted`: the host's retry budget could not pay for a retry
 ///   (`underlying` is the last failure). `retryAfter(now:)` says when to try again, if known.
+/// - `.bufferOverflow`: a streamed response's reader fell further behind than the stream's buffer.
 ///
 /// - Note: A value type; `Sendable`. Its description never contains a secret: URLs are redacted
 ///   (query parameters named like tokens, passwords, keys, signatures…), headers are not printed,
@@ -69,6 +70,8 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         case retryBudgetExhausted
         /// The host's queue of waiting requests is full: the request was not sent.
         case rejected
+        /// A streamed response's reader fell further behind than the stream's buffer holds.
+        case bufferOverflow
     }
 
     /// How far a request got before it failed: what decides whether repeating it is safe.
@@ -151,7 +154,7 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         case .invalidRequest, .shutdown, .cancelled, .circuitOpen, .rejected:
             return .notSent
         case .decodeError, .unacceptableStatusCode, .transport, .timedOut, .refreshFailed, .envelopeFailure,
-             .invalidResponse, .responseTooLarge, .redirectRefused, .retryBudgetExhausted:
+             .invalidResponse, .responseTooLarge, .redirectRefused, .retryBudgetExhausted, .bufferOverflow:
             return .sentWithoutResponse
         }
     }
@@ -189,7 +192,7 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
             guard let statusCode else { return false }
             return statusCode == 408 || statusCode == 429 || (500...599).contains(statusCode)
         case .decodeError, .cancelled, .invalidRequest, .refreshFailed, .envelopeFailure,
-             .responseTooLarge, .redirectRefused, .shutdown:
+             .responseTooLarge, .redirectRefused, .shutdown, .bufferOverflow:
             return false
         case .circuitOpen, .retryBudgetExhausted, .rejected:
             // Protective refusals: retrying them at once is what they exist to prevent.

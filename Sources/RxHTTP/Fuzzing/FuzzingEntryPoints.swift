@@ -102,4 +102,49 @@ public enum FuzzingEntryPoints {
             )
         }
     }
+
+    /// Parses `data` as a `text/event-stream`, whole and in chunks whose sizes come from the data.
+    public static func parseEventStream(_ data: Data) {
+        var whole = ServerSentEventParser(maxLineBytes: 4_096, maxEventBytes: 16_384)
+        _ = try? whole.feed(data)
+        var pieces = ServerSentEventParser(maxLineBytes: 4_096, maxEventBytes: 16_384, lastEventID: "seed")
+        var offset = data.startIndex
+        while offset < data.endIndex {
+            let step = Int(data[offset] % 13) + 1
+            let end = data.index(offset, offsetBy: step, limitedBy: data.endIndex) ?? data.endIndex
+            guard (try? pieces.feed(data[offset..<end])) != nil else { return }
+            offset = end
+        }
+    }
+
+    /// Parses `data` as JSON Lines into `JSONValue`s, strict and lenient.
+    public static func parseJSONLines(_ data: Data) {
+        var strict = JSONLinesParser<JSONValue>(maxLineBytes: 4_096, decoder: JSONDecoder(), skipsInvalidLines: false)
+        _ = try? strict.feed(data)
+        _ = try? strict.finish()
+        var lenient = JSONLinesParser<JSONValue>(maxLineBytes: 4_096, decoder: JSONDecoder(), skipsInvalidLines: true)
+        var offset = data.startIndex
+        while offset < data.endIndex {
+            let step = Int(data[offset] % 7) + 1
+            let end = data.index(offset, offsetBy: step, limitedBy: data.endIndex) ?? data.endIndex
+            guard (try? lenient.feed(data[offset..<end])) != nil else { return }
+            offset = end
+        }
+        _ = try? lenient.finish()
+    }
+}
+
+/// The stream parsers on their own, for the benchmark that compares them with a whole stream
+/// through the client. Not API: only through `@_spi(Fuzzing) import RxHTTP`.
+@_spi(Fuzzing)
+public enum StreamParsing {
+    /// Parses `chunk` `times` times in a row as one event stream; returns the events it completed.
+    public static func countEvents(repeating chunk: Data, times: Int) -> Int {
+        var parser = ServerSentEventParser(maxLineBytes: 1 << 20, maxEventBytes: 1 << 20)
+        var count = 0
+        for _ in 0..<max(0, times) {
+            guard (try? parser.feed(chunk, emit: { _ in count += 1 })) != nil else { return count }
+        }
+        return count
+    }
 }

@@ -43,6 +43,26 @@ public protocol HTTPTransport: Sendable {
         completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
     ) -> Disposable
 
+    /// Starts sending `request` and hands back its response as it arrives: `.head`, then `.body`
+    /// chunks, then `.end` — or a failure at any point. The body is not bounded by
+    /// `options.maxResponseBodySize` (a stream may be endless: its reader bounds it) and
+    /// `request.timeoutInterval` bounds the wait for the head only.
+    ///
+    /// The default implementation buffers: it sends with `send(_:options:completion:)` and delivers
+    /// the whole body as one chunk, so every transport can serve a stream.
+    ///
+    /// - Parameters:
+    ///   - request: The request, fully built and validated.
+    ///   - options: What the client asks of the exchange.
+    ///   - receive: Receives the parts in order, then nothing after `.end` or a failure; never after
+    ///     the returned disposable was disposed.
+    /// - Returns: Disposing it cancels the exchange.
+    func stream(
+        _ request: URLRequest,
+        options: HTTPTransportOptions,
+        receive: @escaping @Sendable (Result<HTTPStreamPart, any Error>) -> Void
+    ) -> Disposable
+
     /// Releases what the transport holds (sessions, connection pools) once no request is in flight;
     /// called by `HTTPClient.shutdown(gracePeriod:)` on a transport the client created. The default
     /// does nothing.
@@ -59,4 +79,23 @@ extension HTTPTransport {
     }
 
     public func shutdown() {}
+
+    public func stream(
+        _ request: URLRequest,
+        options: HTTPTransportOptions,
+        receive: @escaping @Sendable (Result<HTTPStreamPart, any Error>) -> Void
+    ) -> Disposable {
+        send(request, options: options) { result in
+            switch result {
+            case .success(let response):
+                receive(.success(.head(HTTPResponseHead(statusCode: response.statusCode, headers: response.headers, url: response.url))))
+                if !response.body.isEmpty {
+                    receive(.success(.body(response.body)))
+                }
+                receive(.success(.end))
+            case .failure(let error):
+                receive(.failure(error))
+            }
+        }
+    }
 }

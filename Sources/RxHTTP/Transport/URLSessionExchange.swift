@@ -2,19 +2,31 @@ import Foundation
 import RxCore
 
 /// One request/response exchange of `URLSessionTransport`: checks the response's framing and size
-/// as it arrives, decides about redirects, holds the whole-request time-out in the transport's
-/// `DeadlineQueue`, and completes exactly once (or never, once disposed).
+/// as it arrives, decides about redirects, holds the time-out in the transport's `DeadlineQueue`,
+/// and completes exactly once (or never, once disposed).
+///
+/// Two deliveries: `.buffered` collects the body (bounded by the options) and completes with the
+/// whole response; `.streaming` hands over the head, each chunk as it arrives and the end, and its
+/// time-out bounds the wait for the head only.
 ///
 /// Disposing (and every other early end) cancels the task on the transport's cancel queue, never
 /// on the caller's thread: `URLSessionTask.cancel()` waits for the task's work queue, which may be
 /// busy inflating a large body, and disposing must return at once.
 // @unchecked Sendable: mutable state lives in one LockedState; the other properties are immutable.
 final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendable {
+    /// Where the response goes.
+    enum Delivery: Sendable {
+        case buffered(@Sendable (Result<HTTPResponse, any Error>) -> Void)
+        case streaming(@Sendable (Result<HTTPStreamPart, any Error>) -> Void)
+    }
+
     private struct State {
         var isFinished = false
         var response: HTTPURLResponse?
         var framing: ResponseFraming?
         var body = Data()
+        var streamedBytes = 0
+        var headDelivered = false
         var deadline: DeadlineQueue.Token?
         var redirects = 0
     }
@@ -27,14 +39,14 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
     private let method: String?
     /// Called when the response's framing is broken, so that its connection is never reused.
     private let retireConnection: @Sendable () -> Void
-    private let completion: @Sendable (Result<HTTPResponse, any Error>) -> Void
+    private let delivery: Delivery
     private let state = LockedState<State>.make(State())
 
     init(
         task: URLSessionDataTask, deadlines: DeadlineQueue, cancelQueue: DispatchQueue, timeout: TimeInterval,
         options: HTTPTransportOptions, method: String?,
         retireConnection: @escaping @Sendable () -> Void,
-        completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
+        delivery: Delivery
     ) {
         self.task = task
         self.deadlines = deadlines
@@ -43,8 +55,13 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
         self.options = options
         self.method = method
         self.retireConnection = retireConnection
-        self.completion = completion
+        self.delivery = delivery
         Resources.incrementTotal()
+    }
+
+    private var isStreaming: Bool {
+        if case .streaming = delivery { return true }
+        return false
     }
 
     deinit {
@@ -97,19 +114,39 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
             retireConnection()
             finish(.failure(error), cancelTask: true)
         case .success(let framing):
-            if let length = framing.contentLength, !framing.hasNoBody, length > Int64(options.maxResponseBodySize) {
+            if !isStreaming, let length = framing.contentLength, !framing.hasNoBody, length > Int64(options.maxResponseBodySize) {
                 finish(.failure(tooLarge(response.statusCode, headers: headers, announced: length)), cancelTask: true)
                 return
             }
-            state.withLock { state in
+            let head = state.withLock { state -> (deliver: Bool, deadline: DeadlineQueue.Token?) in
                 state.response = response
                 state.framing = framing
                 state.body = Data()
+                guard isStreaming, !state.isFinished else { return (false, nil) }
+                // A stream's time-out bounds the wait for its head; its reader watches the body.
+                state.headDelivered = true
+                defer { state.deadline = nil }
+                return (true, state.deadline)
+            }
+            if case .streaming(let receive) = delivery, head.deliver {
+                if let deadline = head.deadline { deadlines.remove(deadline) }
+                receive(.success(.head(HTTPResponseHead(statusCode: response.statusCode, headers: headers, url: response.url ?? url))))
             }
         }
     }
 
+
+
     func didReceive(_ data: Data) {
+        if case .streaming(let receive) = delivery {
+            let live = state.withLock { state -> Bool in
+                guard !state.isFinished else { return false }
+                state.streamedBytes += data.count
+                return true
+            }
+            if live { receive(.success(.body(data))) }
+            return
+        }
         let overflow = state.withLock { state -> (Int, [String: String])? in
             guard !state.isFinished else { return nil }
             guard state.body.count + data.count <= options.maxResponseBodySize else {
@@ -170,7 +207,7 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
     }
 
     func didComplete(error: Error?) {
-        let received = state.withLock { ($0.response, $0.body, $0.framing) }
+        let received = state.withLock { ($0.response, isStreaming ? Data(count: $0.streamedBytes) : $0.body, $0.framing) }
         if let error {
             let head = received.0.map { HTTPResponse($0, body: Data()) }
             finish(.failure(URLErrorClassification.classify(error, url: url, response: head)), cancelTask: false)
@@ -232,8 +269,21 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
         if cancelTask {
             cancelQueue.async { [task] in task.cancel() }
         }
-        if let result {
+        guard let result else { return }
+        switch delivery {
+        case .buffered(let completion):
             completion(result)
+        case .streaming(let receive):
+            switch result {
+            case .success(let response):
+                if !state.withLock({ $0.headDelivered }) {
+                    // A response URLSession never announced (a 3xx it did not follow): no body came.
+                    receive(.success(.head(HTTPResponseHead(statusCode: response.statusCode, headers: response.headers, url: response.url))))
+                }
+                receive(.success(.end))
+            case .failure(let error):
+                receive(.failure(error))
+            }
         }
     }
 }

@@ -119,11 +119,30 @@ public final class URLSessionTransport: HTTPTransport {
         options: HTTPTransportOptions,
         completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
     ) -> Disposable {
+        start(request, options: options, delivery: .buffered(completion))
+    }
+
+    /// Streams the response through the session delegate: the head, each chunk as URLSession hands
+    /// it over, the end. The request's time-out bounds the wait for the head.
+    public func stream(
+        _ request: URLRequest,
+        options: HTTPTransportOptions,
+        receive: @escaping @Sendable (Result<HTTPStreamPart, any Error>) -> Void
+    ) -> Disposable {
+        start(request, options: options, delivery: .streaming(receive))
+    }
+
+    private func start(_ request: URLRequest, options: HTTPTransportOptions, delivery: URLSessionExchange.Delivery) -> Disposable {
         let timeout = TimeoutBounds.clamped(request.timeoutInterval) ?? TimeoutBounds.defaultTimeout
         var sent = request
         // Always set: a URLRequest's time-out counts on Linux only once set explicitly, and then
-        // overrides the session's in both directions.
-        sent.timeoutInterval = Self.sessionTimeout(timeout)
+        // overrides the session's in both directions. A stream's body may take for ever: URLSession
+        // gets the longest time-out, and the exchange's own timer bounds the head.
+        if case .streaming = delivery {
+            sent.timeoutInterval = Self.sessionTimeout(TimeoutBounds.maximum)
+        } else {
+            sent.timeoutInterval = Self.sessionTimeout(timeout)
+        }
         let session = sessions.withLock { current -> URLSession in
             if let current { return current }
             let fresh = makeSession()
@@ -135,7 +154,7 @@ public final class URLSessionTransport: HTTPTransport {
             task: task, deadlines: deadlines, cancelQueue: cancelQueue, timeout: timeout, options: options,
             method: request.httpMethod,
             retireConnection: { [weak self] in self?.retire(session) },
-            completion: completion
+            delivery: delivery
         )
         delegate.register(exchange, for: task)
         exchange.start()

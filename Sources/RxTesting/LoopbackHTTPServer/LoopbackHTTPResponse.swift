@@ -1,5 +1,20 @@
 import Foundation
 
+/// One step of a streamed body (`LoopbackHTTPResponse.stream`).
+public enum LoopbackStreamStep: Sendable, Equatable {
+    /// Writes these bytes.
+    case write(Data)
+    /// Writes these bytes `times` times (a big stream without holding it in memory).
+    case repeatWrite(Data, times: Int)
+    /// Sleeps (real time; `stop()` ends it early).
+    case pause(TimeInterval)
+    /// Closes the connection at once, mid-stream.
+    case drop
+
+    /// Writes `text` as UTF-8.
+    public static func text(_ text: String) -> LoopbackStreamStep { .write(Data(text.utf8)) }
+}
+
 /// A scripted response of `LoopbackHTTPServer`: status, headers and body, and how to misbehave
 /// while sending them (a delay, chunked or trickled bodies, a connection dropped mid-response).
 ///
@@ -30,6 +45,11 @@ public struct LoopbackHTTPResponse: Sendable, Equatable {
         /// The body bytes verbatim as the whole response (no status line or headers are added),
         /// then the connection closes: for testing clients against malformed responses.
         case raw
+        /// A body produced over time by `steps` (writes, pauses, a dropped connection) instead of
+        /// `body`: `Transfer-Encoding: chunked` (one chunk per write) when `chunked`, else no framing
+        /// and the connection closes at the end (a close-delimited body). The connection always
+        /// closes after a stream.
+        case stream(steps: [LoopbackStreamStep], chunked: Bool)
     }
 
     /// How the response ends.
@@ -142,6 +162,24 @@ public struct LoopbackHTTPResponse: Sendable, Equatable {
         status: Int = 200
     ) -> LoopbackHTTPResponse {
         LoopbackHTTPResponse(status: status, headers: ["Content-Type": contentType], body: data)
+    }
+
+    /// A streamed body: written step by step over real time (see `LoopbackStreamStep`).
+    ///
+    /// - Parameters:
+    ///   - steps: What to write, when to pause, whether to drop the connection.
+    ///   - contentType: The `Content-Type`.
+    ///   - chunked: `Transfer-Encoding: chunked` (true) or a close-delimited body.
+    /// - Returns: The response.
+    public static func stream(_ steps: [LoopbackStreamStep], contentType: String = "application/octet-stream", chunked: Bool = true) -> LoopbackHTTPResponse {
+        var response = LoopbackHTTPResponse(status: 200, headers: ["Content-Type": contentType])
+        response.transfer = .stream(steps: steps, chunked: chunked)
+        return response
+    }
+
+    /// A `text/event-stream` written step by step (Server-Sent Events).
+    public static func eventStream(_ steps: [LoopbackStreamStep], chunked: Bool = true) -> LoopbackHTTPResponse {
+        .stream(steps, contentType: "text/event-stream", chunked: chunked)
     }
 
     /// Writes `bytes` verbatim as the whole response and closes the connection.

@@ -27,14 +27,21 @@ struct LoopbackResponseWriter {
 
         let bodyAllowed = !(100..<200).contains(response.status) && response.status != 204 && response.status != 304
         var isChunked = false
-        if case .chunked = response.transfer, bodyAllowed { isChunked = true }
+        var isStream = false
+        switch response.transfer {
+        case .chunked where bodyAllowed: isChunked = true
+        case .stream(_, let chunked) where bodyAllowed:
+            isChunked = chunked
+            isStream = true
+        default: break
+        }
         let connectionTokens = response.headers.values(for: "Connection").map { $0.lowercased() }
-        let closes = closeAfterwards || response.ending != .complete
+        let closes = closeAfterwards || response.ending != .complete || isStream
             || connectionTokens.contains { $0.contains("close") }
 
         var headers = response.headers
         let userFramed = headers.contains("Content-Length") || headers.contains("Transfer-Encoding")
-        if bodyAllowed && !userFramed {
+        if bodyAllowed && !userFramed && !(isStream && !isChunked) {
             if isChunked {
                 headers.add(name: "Transfer-Encoding", value: "chunked")
             } else {
@@ -67,6 +74,8 @@ struct LoopbackResponseWriter {
                 )
             case .trickle(let delay):
                 completed = writeTrickle(response.body.prefix(limit), delay: delay)
+            case .stream(let steps, let chunked):
+                completed = writeStream(steps, chunked: chunked)
             case .contentLength, .raw:
                 completed = write(response.body.prefix(limit))
             }
@@ -122,6 +131,34 @@ struct LoopbackResponseWriter {
         guard terminate else { return false }
         if !body.isEmpty && delay > 0 && !sleep(delay) { return false }
         return write(Data("0\r\n\r\n".utf8))
+    }
+
+    /// Runs a stream's steps; false if the peer is gone or the script dropped the connection.
+    private func writeStream(_ steps: [LoopbackStreamStep], chunked: Bool) -> Bool {
+        func emit(_ bytes: Data) -> Bool {
+            guard !bytes.isEmpty else { return true }
+            guard chunked else { return write(bytes) }
+            var frame = Data(String(bytes.count, radix: 16).utf8)
+            frame.append(contentsOf: Array("\r\n".utf8))
+            frame.append(bytes)
+            frame.append(contentsOf: Array("\r\n".utf8))
+            return write(frame)
+        }
+        for step in steps {
+            switch step {
+            case .write(let bytes):
+                guard emit(bytes) else { return false }
+            case .repeatWrite(let bytes, let times):
+                for _ in 0..<max(0, times) {
+                    guard emit(bytes) else { return false }
+                }
+            case .pause(let seconds):
+                guard sleep(seconds) else { return false }
+            case .drop:
+                return false
+            }
+        }
+        return chunked ? write(Data("0\r\n\r\n".utf8)) : true
     }
 
     private func writeTrickle(_ bytes: Data, delay: TimeInterval) -> Bool {

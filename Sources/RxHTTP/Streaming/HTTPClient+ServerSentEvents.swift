@@ -1,0 +1,156 @@
+import Foundation
+import RxCore
+
+extension HTTPClient {
+    /// One Server-Sent Events connection after another: each connection is a stream call whose body
+    /// goes through a `ServerSentEventParser`; RxCore's `retry(when:)` decides every reconnect and its
+    /// wait (the one retry operator of RxCore, not a loop of its own).
+    func serverSentEventsObservable(_ parts: RequestParts, options: StreamOptions, reconnect: ReconnectPolicy) -> Observable<ServerSentEvent> {
+        let scheduler = options.scheduler
+        return Observable.deferred { [self] in
+            let session = EventStreamSession(startedAt: scheduler.now)
+            let reachable: Observable<Void> = reconnect.reconnectsWhenReachable
+                ? (self.baseURLOrPartsURL(parts).flatMap { self.reachability(for: $0) }?.didBecomeReachable ?? .never())
+                : .never()
+            return connection(parts, options: options, session: session)
+                .retry(when: { (failures: Observable<Error>) -> Observable<Void> in
+                    failures.flatMap { failure -> Observable<Void> in
+                        guard let wait = session.reconnectWait(after: failure, policy: reconnect, now: scheduler.now) else {
+                            return .error(failure)
+                        }
+                        let timer = Observable<Int>.timer(.seconds(wait), scheduler: scheduler).map { _ in () }
+                        return wait == 0 ? .just(()) : Observable.amb([timer, reachable.take(1)]).take(1)
+                    }
+                })
+                .catch { error in
+                    // The policy gave up after a clean end: the stream is over, not failed.
+                    error is EventStreamSession.Ended ? .empty() : .error(error)
+                }
+        }
+    }
+
+    /// The URL a request of `parts` goes to, for its host's reachability.
+    private func baseURLOrPartsURL(_ parts: RequestParts) -> URL? {
+        parts.baseURL ?? baseURL
+    }
+
+    /// One connection: emits its events; ends with `Ended` (to reconnect) or completes on 204.
+    private func connection(_ parts: RequestParts, options: StreamOptions, session: EventStreamSession) -> Observable<ServerSentEvent> {
+        Observable.create { [self] observer in
+            var parts = parts
+            parts.headers = HeaderFields.merging(["Accept": "text/event-stream", "Cache-Control": "no-cache"], parts.headers)
+            if let lastEventID = session.lastEventID, HeaderValidation.isValidValue(lastEventID) {
+                parts.headers["Last-Event-ID"] = lastEventID
+            }
+            let parser = LockedState<ServerSentEventParser>.make(ServerSentEventParser(
+                maxLineBytes: options.maxLineBytes, maxEventBytes: options.maxEventBytes, lastEventID: session.lastEventID
+            ))
+            return openStream(parts, options: options, sink: StreamPump.Sink(
+                chunk: { chunk in
+                    // Events before a line over the limit are delivered before its error.
+                    var events: [ServerSentEvent] = []
+                    let (failure, lastID, retry) = parser.withLock { parser -> (Error?, String?, Int?) in
+                        do {
+                            try parser.feed(chunk) { events.append($0) }
+                            return (nil, parser.lastEventID, parser.retry)
+                        } catch {
+                            return (error, parser.lastEventID, parser.retry)
+                        }
+                    }
+                    session.update(lastEventID: lastID, retry: retry, delivered: !events.isEmpty)
+                    for event in events { observer.onNext(event) }
+                    if let failure { throw failure }
+                },
+                end: {
+                    if session.noContent {
+                        observer.onCompleted()
+                    } else {
+                        observer.onError(EventStreamSession.Ended())
+                    }
+                },
+                fail: { error in
+                    if let parse = error as? ServerSentEventParser.TooLarge {
+                        observer.onError(HTTPClientError(.decodeError, message: "the event stream's \(parse)", phase: .responded))
+                    } else {
+                        observer.onError(error)
+                    }
+                }
+            ), onHead: { head in
+                if head.statusCode == 204 {
+                    session.markNoContent()
+                    return nil
+                }
+                let type = head.value(forHTTPHeaderField: "Content-Type")?.lowercased() ?? ""
+                guard type.hasPrefix("text/event-stream") else {
+                    return HTTPClientError(
+                        .invalidResponse, message: "expected text/event-stream, got \(type.isEmpty ? "no content type" : type)",
+                        statusCode: head.statusCode, url: head.url, headers: head.headers, phase: .responded
+                    )
+                }
+                return nil
+            })
+        }
+    }
+}
+
+/// What a Server-Sent Events stream remembers across its connections: the last event id, the
+/// server's reconnection time, how many reconnects in a row, and when it started.
+// @unchecked Sendable: mutable state lives in one LockedState.
+final class EventStreamSession: @unchecked Sendable {
+    /// A connection that ended cleanly: reconnect.
+    struct Ended: Error {}
+
+    private struct State {
+        var lastEventID: String?
+        var retryMilliseconds: Int?
+        var reconnectsInARow = 0
+        var noContent = false
+    }
+
+    private let startedAt: Date
+    private let state = LockedState<State>.make(State())
+
+    init(startedAt: Date) {
+        self.startedAt = startedAt
+    }
+
+    var lastEventID: String? { state.withLock { $0.lastEventID } }
+    var noContent: Bool { state.withLock { $0.noContent } }
+
+    func markNoContent() {
+        state.withLock { $0.noContent = true }
+    }
+
+    func update(lastEventID: String?, retry: Int?, delivered: Bool) {
+        state.withLock { state in
+            state.lastEventID = lastEventID
+            if let retry { state.retryMilliseconds = retry }
+            if delivered { state.reconnectsInARow = 0 }
+        }
+    }
+
+    /// The seconds to wait before reconnecting after `failure`, or nil to stop.
+    func reconnectWait(after failure: Error, policy: ReconnectPolicy, now: Date) -> TimeInterval? {
+        let reconnectable: Bool
+        var retryAfter: TimeInterval?
+        if failure is Ended {
+            reconnectable = true
+        } else if let error = failure as? HTTPClientError {
+            reconnectable = error.isTransientFailure && error.code != .invalidResponse
+            if error.statusCode == 429 || error.statusCode == 503 { retryAfter = error.retryAfter(now: Date()) }
+        } else {
+            reconnectable = false
+        }
+        guard reconnectable else { return nil }
+        return state.withLock { state -> TimeInterval? in
+            guard !state.noContent else { return nil }
+            state.reconnectsInARow += 1
+            if let max = policy.maxReconnects, state.reconnectsInARow > max { return nil }
+            var wait = state.retryMilliseconds.map { Double($0) / 1_000 }
+                ?? policy.delay.make(state.reconnectsInARow, jitter: policy.jitter, random: policy.random)
+            wait = TimeoutBounds.clampedWait(max(wait, retryAfter ?? 0))
+            if let deadline = policy.deadline, now.timeIntervalSince(startedAt) + wait > deadline { return nil }
+            return wait
+        }
+    }
+}

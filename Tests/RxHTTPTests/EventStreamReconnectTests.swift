@@ -1,0 +1,89 @@
+import Foundation
+import RxCore
+import RxHTTP
+import RxTesting
+import XCTest
+
+/// A Server-Sent Events stream's reconnects in virtual time (one tick is one second): a
+/// `StubTransport` answers each connection with a whole event stream, then the connection ends.
+final class EventStreamReconnectTests: RxTestCase {
+    private let scheduler = TestScheduler(initialClock: 0)
+    private lazy var stub = StubTransport(scheduler: scheduler)
+
+    private func client() -> HTTPClient {
+        HTTPClient(baseURL: URL(string: "https://api.test")!,
+                   configuration: .init(retryPolicy: RetryPolicy(maxAttempts: 1, scheduler: scheduler), callbackScheduler: scheduler),
+                   transport: stub)
+    }
+
+    /// Answers successive connections with `bodies` (the last repeating), recording when each came.
+    private func script(_ bodies: [String], delay: RxTimeInterval = .seconds(1)) {
+        let queue = LockedBox(bodies)
+        let scheduler = self.scheduler
+        let connections = self.connections
+        stub.stub(where: { $0.url?.path == "/events" }, respond: { _ in
+            connections.mutate { $0.append(scheduler.clock) }
+            let body = queue.mutate { $0.count > 1 ? $0.removeFirst() : $0[0] }
+            return .status(200, body: Data(body.utf8), headers: ["Content-Type": "text/event-stream"], delay: delay)
+        })
+    }
+
+    private var options: StreamOptions { StreamOptions(idleTimeout: .infinity, scheduler: scheduler) }
+
+    func testReconnectsWaitThePolicysDelayThenTheServersRetry() {
+        script(["id: 1\ndata: a\n\n", "retry: 7000\nid: 2\ndata: b\n\n", "id: 3\ndata: c\n\n"])
+        let reconnect = ReconnectPolicy(delay: .constant(time: 4), jitter: .none, reconnectsWhenReachable: false)
+        let observer = scheduler.start(disposed: 230) {
+            self.client().rx.serverSentEvents(path: "/events", options: self.options, reconnect: reconnect)
+        }
+        // Connect at 200, answered at 201; wait 4: 205, answered 206 with retry 7 s, which holds
+        // from then on: 213, answered 214; 221, answered 222.
+        XCTAssertEqual(observer.events.map(\.time), [201, 206, 214, 222])
+        XCTAssertEqual(observer.events.compactMap { $0.value.element?.data }, ["a", "b", "c", "c"])
+        XCTAssertEqual(stub.sentRequests.map { $0.value(forHTTPHeaderField: "Last-Event-ID") }, [nil, "1", "2", "3", "3"])
+        XCTAssertTrue(stub.sentRequests.allSatisfy { $0.value(forHTTPHeaderField: "Accept") == "text/event-stream" })
+    }
+
+    func testBackoffGrowsWhileConnectionsBringNothingAndResetsAfterAnEvent() {
+        script([": nothing\n\n", ": nothing\n\n", "data: x\n\n", ": nothing\n\n"], delay: .zero)
+        let reconnect = ReconnectPolicy(delay: .exponential(initial: 1, multiplier: 2, maxDelay: 60), jitter: .none, reconnectsWhenReachable: false)
+        _ = scheduler.start(disposed: 215) {
+            self.client().rx.serverSentEvents(path: "/events", options: self.options, reconnect: reconnect)
+        }
+        // 200 (nothing) wait 1 → 201 (nothing) wait 2 → 203 (event) wait 1 → 204 (nothing) wait 2 → 206 …
+        XCTAssertEqual(Array(connectionTimes().prefix(5)), [200, 201, 203, 204, 206])
+    }
+
+    private let connections = LockedBox([TestTime]())
+
+    private func connectionTimes() -> [TestTime] { connections.value }
+
+    func testMaxReconnectsAfterCleanEndsCompletesTheStream() {
+        script(["data: only\n\n"], delay: .zero)
+        let reconnect = ReconnectPolicy(delay: .constant(time: 1), jitter: .none, maxReconnects: 0, reconnectsWhenReachable: false)
+        let observer = scheduler.start {
+            self.client().rx.serverSentEvents(path: "/events", options: self.options, reconnect: reconnect)
+        }
+        XCTAssertEqual(observer.events.count, 2)
+        XCTAssertEqual(observer.events.last?.value.isCompleted, true)
+    }
+
+    func testTheDeadlineStopsReconnecting() {
+        script(["data: x\n\n"], delay: .zero)
+        let reconnect = ReconnectPolicy(delay: .constant(time: 10), jitter: .none, deadline: 25, reconnectsWhenReachable: false)
+        let observer = scheduler.start {
+            self.client().rx.serverSentEvents(path: "/events", options: self.options, reconnect: reconnect)
+        }
+        // Connections at 200, 210, 220; the next wait would end at 230, past the deadline of 225.
+        XCTAssertEqual(observer.events.compactMap { $0.value.element == nil ? nil : $0.time }, [200, 210, 220])
+        XCTAssertEqual(observer.events.last?.time, 220)
+        XCTAssertEqual(observer.events.last?.value.isCompleted, true)
+    }
+}
+
+private extension Event {
+    var isCompleted: Bool {
+        if case .completed = self { return true }
+        return false
+    }
+}

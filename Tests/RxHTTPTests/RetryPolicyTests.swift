@@ -106,3 +106,30 @@ final class RetryPolicyTests: XCTestCase {
         }
     }
 }
+
+/// `Retry-After` dates parsed by hand: the three HTTP-date forms, and server text that once
+/// crashed Foundation's `DateFormatter` on Linux.
+final class RetryAfterDateTests: XCTestCase {
+    private let now = Date(timeIntervalSince1970: 1_700_000_000)   // Tue, 14 Nov 2023 22:13:20 GMT
+
+    private func wait(_ value: String) -> TimeInterval? {
+        HTTPClientError(.unacceptableStatusCode, statusCode: 503, headers: ["Retry-After": value]).retryAfter(now: now)
+    }
+
+    func testTheThreeFormsAgree() {
+        XCTAssertEqual(wait("Tue, 14 Nov 2023 22:14:20 GMT"), 60)
+        XCTAssertEqual(wait("Tuesday, 14-Nov-23 22:14:20 GMT"), 60)
+        XCTAssertEqual(wait("Tue Nov 14 22:14:20 2023"), 60)
+        XCTAssertEqual(wait("Tue, 29 Feb 2028 00:00:00 GMT"), 135_395_200, "a leap day")
+        XCTAssertEqual(wait("Thu, 01 Jan 1970 00:00:00 GMT"), 0, "the past is now")
+    }
+
+    func testGarbageAndCombiningCharactersAreIgnoredNotFatal() {
+        for value in ["Mon, 01 Jan 2024 00:00:00 GMT\u{301}", "T, 1\u{331}\u{FFFD}\u{FFFD}-23 22:13:50 GMT", "Mon\u{301}, 01 Jan 2024 00:00:00 GMT",
+                      "Tue, 32 Nov 2023 22:14:20 GMT", "Tue, 14 Foo 2023 22:14:20 GMT", "Tue, 14 Nov 2023 25:00:00 GMT",
+                      "Tue, 14 Nov 2023 22:14 GMT", "Tue, 14 Nov 2023 22:14:20 UTC", "1.5", "-5", "soon"] {
+            XCTAssertNil(wait(value), value)
+        }
+        XCTAssertEqual(wait(String(repeating: "9", count: 400)), .infinity)
+    }
+}

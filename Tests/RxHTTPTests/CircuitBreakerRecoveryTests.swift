@@ -17,9 +17,13 @@ final class CircuitBreakerRecoveryTests: LoopbackClientTestCase {
         }
         guard case .open = client.circuitState(for: server.baseURL) else { return XCTFail("\(client.circuitState(for: server.baseURL))") }
         XCTAssertEqual(failure(result(of: client.rx.request(RawText(path: "/x"))))?.code, .circuitOpen)
+        let statuses = LockedBox([String]())
+        let watch = client.reachability?.status.subscribe(onNext: { status in statuses.mutate { $0.append("\(status)") } })
+        Thread.sleep(forTimeInterval: 0.1)
         try server.start()
         // The break is 600 s; reachability probes every 0.5 s while the host is down.
-        XCTAssertTrue(waitUntil(timeout: 3) { client.circuitState(for: self.server.baseURL) == .halfOpen })
+        XCTAssertTrue(waitUntil(timeout: 3) { client.circuitState(for: self.server.baseURL) == .halfOpen }, "\(statuses.value)")
+        watch?.dispose()
         XCTAssertEqual(success(result(of: client.rx.request(RawText(path: "/x")))), "back")
         XCTAssertEqual(client.circuitState(for: server.baseURL), .closed)
         XCTAssertTrue(waitUntil(timeout: 2) { client.reachability?.isProbing == false }, "a closed breaker kept probing")

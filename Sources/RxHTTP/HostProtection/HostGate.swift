@@ -229,6 +229,7 @@ final class HostGate: @unchecked Sendable {
                     let until = now.addingTimeInterval(policy.breakDuration)
                     state.breaker = .open(until: until)
                     change = .open(until: until)
+                    watch = state.reachabilityWatch == nil
                 case .ignored:
                     state.breaker = .halfOpen(trialInFlight: false)
                 }

@@ -17,7 +17,7 @@ import RxCore
 /// exchange it returns is then not kept (it holds this call through its completion).
 // @unchecked Sendable: mutable state lives in one LockedState; the other properties are immutable.
 final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
-    private enum Phase: Equatable {
+    enum Phase: Equatable {
         case queued
         case admitting(attempt: Int)
         case authenticating(attempt: Int)
@@ -30,7 +30,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
     typealias Decode = (HTTPResponse, ResponseDecodingContext) throws -> Output
     typealias Completion = (Result<Output, HTTPClientError>) -> Void
 
-    private struct State {
+    struct State {
         var phase = Phase.queued
         var attempts = 0
         var generation = 0
@@ -90,13 +90,13 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
     }
 
     let id: UInt64
-    private let client: HTTPClient
-    private let plan: Plan
+    let client: HTTPClient
+    let plan: Plan
     /// The scheduler time by which everything must be over, if the policy has a deadline.
-    private let deadlineAt: Date?
+    let deadlineAt: Date?
     /// When the call was made, on the policy's scheduler.
-    private let startedAt: Date
-    private let state: LockedState<State>
+    let startedAt: Date
+    let state: LockedState<State>
 
     init(client: HTTPClient, id: UInt64, plan: Plan, decode: @escaping Decode, completion: @escaping Completion) {
         self.client = client
@@ -117,7 +117,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
         state.withLock { $0.wasCancelled }
     }
 
-    private var retryPolicy: RetryPolicy { plan.policy }
+    var retryPolicy: RetryPolicy { plan.policy }
 
     // MARK: Start and attempts
 
@@ -163,7 +163,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
     }
 
     /// Asks the host's gate to let `attempt` through (it may wait out a cooldown or a queue).
-    private func admit(_ attempt: Int) {
+    func admit(_ attempt: Int) {
         guard let gate = plan.gate else {
             admitted(.granted(HostGate.Slot(holdsConcurrency: false, isTrial: false)), attempt: attempt, gate: nil)
             return
@@ -184,7 +184,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
         }
     }
 
-    private func admitted(_ admission: HostGate.Admission, attempt: Int, gate: HostGate?) {
+    func admitted(_ admission: HostGate.Admission, attempt: Int, gate: HostGate?) {
         let authenticated = plan.authenticator != nil
         let claim = state.withLock { state -> (isFirst: Bool, refused: AuthenticationTicket?)? in
             guard state.phase == .admitting(attempt: attempt) else { return nil }
@@ -223,7 +223,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
 
     /// Asks the authenticator for the ticket of `attempt`: a fresh one, or — after an unauthorized
     /// answer to `refused` — the one to replay with.
-    private func awaitTicket(for attempt: Int, replacing refused: AuthenticationTicket?) {
+    func awaitTicket(for attempt: Int, replacing refused: AuthenticationTicket?) {
         guard let authenticator = plan.authenticator else { return }
         let arrived: @Sendable (Result<AuthenticationTicket, HTTPClientError>) -> Void = { [weak self] result in
             self?.ticketArrived(result, attempt: attempt)
@@ -241,7 +241,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
         }
     }
 
-    private func ticketArrived(_ result: Result<AuthenticationTicket, HTTPClientError>, attempt: Int) {
+    func ticketArrived(_ result: Result<AuthenticationTicket, HTTPClientError>, attempt: Int) {
         let claimed = state.withLock { state -> Bool in
             guard state.phase == .authenticating(attempt: attempt) else { return false }
             state.phase = .sending(attempt: attempt)
@@ -259,7 +259,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
 
     /// Sends `attempt`: plugins' `prepare`, the ticket's header, header validation, `willSend`,
     /// the transport.
-    private func send(attempt: Int, ticket: AuthenticationTicket?) {
+    func send(attempt: Int, ticket: AuthenticationTicket?) {
         var request = plan.request
         let info = HTTPRequestInfo(
             id: attempt == 1 ? id : client.makeRequestID(), method: plan.method, path: plan.path,
@@ -364,7 +364,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
     }
 
     /// On the callback queue: status validation, plugins, then decoding or the retry decision.
-    private func attemptEnded(_ transportResult: Result<HTTPResponse, HTTPClientError>, attempt: Int) {
+    func attemptEnded(_ transportResult: Result<HTTPResponse, HTTPClientError>, attempt: Int) {
         let claim = state.withLock { state -> (request: URLRequest, info: HTTPRequestInfo, notify: Bool, decode: Decode, slot: HostGate.Slot?, sent: Date)? in
             guard state.phase == .sending(attempt: attempt), let request = state.sentRequest,
                   let info = state.sentInfo, let decode = state.decode else { return nil }
@@ -425,7 +425,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
     /// An unauthorized answer to a signed request is replayed once, with the ticket the
     /// authenticator gives back (after a refresh, or the current one if this one was stale). A
     /// second unauthorized answer is an ordinary failure.
-    private func replayIfUnauthorized(_ error: HTTPClientError, attempt: Int) -> Bool {
+    func replayIfUnauthorized(_ error: HTTPClientError, attempt: Int) -> Bool {
         guard let authenticator = plan.authenticator, let status = error.statusCode,
               authenticator.unauthorizedStatusCodes.contains(status) else { return false }
         let replay = state.withLock { state -> Int? in
@@ -443,7 +443,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
     }
 
     /// The acceptable statuses, and the body limit for transports that do not enforce it.
-    private func validate(_ response: HTTPResponse, request: URLRequest) -> Result<HTTPResponse, HTTPClientError> {
+    func validate(_ response: HTTPResponse, request: URLRequest) -> Result<HTTPResponse, HTTPClientError> {
         let url = response.url ?? request.url
         guard response.body.count <= client.transportOptions.maxResponseBodySize else {
             return .failure(HTTPClientError(
@@ -460,7 +460,7 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
         return .success(response)
     }
 
-    private func decode(_ response: HTTPResponse, with decode: Decode) -> Result<Output, HTTPClientError> {
+    func decode(_ response: HTTPResponse, with decode: Decode) -> Result<Output, HTTPClientError> {
         var context = ResponseDecodingContext(decoder: client.configuration.jsonDecoder, envelope: client.configuration.envelope)
         context.attempts = state.withLock { $0.sends }
         context.elapsed = max(0, retryPolicy.scheduler.now.timeIntervalSince(startedAt))
@@ -474,321 +474,5 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
                 statusCode: response.statusCode, body: response.body, url: response.url, underlying: error
             ))
         }
-    }
-
-    // MARK: Retry
-
-    /// Asks the policy about a failed attempt: delivers the error, or starts the wait.
-    private func decideAfter(_ failure: HTTPClientError, attempt: Int) {
-        var error = failure
-        error.isSafeToRepeat = plan.idempotency.allowsRepeatAfterSending(plan.method, idempotentMethods: retryPolicy.retryableMethods)
-        let counts = state.withLock { ($0.sends, $0.replays) }
-        let decision = retryPolicy.decide(
-            after: error, attemptsMade: counts.0 - counts.1, method: plan.method, idempotency: plan.idempotency,
-            timeLeft: timeLeft(), now: Date()
-        )
-        switch decision {
-        case .stop(var final):
-            final.decidedByRetryPolicy = retryPolicy.maxAttempts > 1
-            finish(.failure(final), ifStill: .receiving(attempt: attempt))
-        case .retry(let delay):
-            guard !client.isShuttingDown else {
-                finish(.failure(shutdownError(stopping: error)), ifStill: .receiving(attempt: attempt))
-                return
-            }
-            if let gate = plan.gate, !gate.withdrawRetry(now: retryPolicy.scheduler.now) {
-                var exhausted = HTTPClientError(
-                    .retryBudgetExhausted, message: "the retry budget of \(gate.origin) is spent; the failure was not retried",
-                    statusCode: error.statusCode, url: error.url, underlying: error, headers: error.headers, phase: error.phase
-                )
-                exhausted.decidedByRetryPolicy = true
-                finish(.failure(exhausted), ifStill: .receiving(attempt: attempt))
-                return
-            }
-            wait(delay, after: error, attempt: attempt)
-        }
-    }
-
-    /// Waits `delay` seconds, or until the host is reachable again, whichever comes first.
-    private func wait(_ delay: TimeInterval, after error: HTTPClientError, attempt: Int) {
-        let scheduler = retryPolicy.scheduler
-        let generation = state.withLock { state -> Int? in
-            guard state.phase == .receiving(attempt: attempt) else { return nil }
-            state.generation += 1
-            state.phase = .waiting(generation: state.generation)
-            state.lastError = error
-            state.waitStarted = scheduler.now
-            state.plannedDelay = delay
-            return state.generation
-        }
-        guard let generation else { return }
-        emit(.retryScheduled(nextAttempt: attempt + 1, delay: delay, after: error.code, statusCode: error.statusCode))
-        guard delay > 0 else {
-            endWait(generation: generation, trigger: .immediate)
-            return
-        }
-        let timer = scheduler.scheduleRelative((), dueTime: .seconds(delay)) { [weak self] _ in
-            self?.endWait(generation: generation, trigger: .timer)
-            return Disposables.create()
-        }
-        var pieces: [Disposable] = [timer]
-        if retryPolicy.retriesWhenReachable, let url = plan.request.url, let reachability = client.reachability(for: url) {
-            // May fire at once, within `subscribe`: endWait claims the generation under the lock.
-            pieces.append(reachability.didBecomeReachable.subscribe(onNext: { [weak self] in
-                self?.endWait(generation: generation, trigger: .reachability)
-            }))
-        }
-        let pending = Disposables.create(pieces)
-        let stale = state.withLock { state -> Bool in
-            guard state.phase == .waiting(generation: generation) else { return true }
-            state.wait = pending
-            return false
-        }
-        if stale {
-            pending.dispose()
-        }
-    }
-
-    /// Ends the wait of `generation` (the first of timer and reachability wins; a late signal finds
-    /// nothing to do), tells `onRetry`, and queues the next attempt.
-    private func endWait(generation: Int, trigger: RetryTrigger) {
-        let now = retryPolicy.scheduler.now
-        let claimed = state.withLock { state -> (wait: Disposable?, notification: RetryNotification<HTTPClientError>?)? in
-            guard state.phase == .waiting(generation: generation) else { return nil }
-            state.phase = .queued
-            defer { state.wait = nil }
-            let notification = state.lastError.map {
-                RetryNotification(
-                    attempt: state.attempts + 1, error: $0, delay: state.plannedDelay, trigger: trigger,
-                    waited: max(0, now.timeIntervalSince(state.waitStarted))
-                )
-            }
-            return (state.wait, notification)
-        }
-        guard let claimed else { return }
-        claimed.wait?.dispose()
-        if let notification = claimed.notification {
-            emit(.waitEnded(trigger: notification.trigger, waited: notification.waited))
-            retryPolicy.onRetry?(notification)
-        }
-        if client.enqueue(self, bypassesSuspension: plan.bypassesSuspension) {
-            emit(.held(.suspended))
-        }
-    }
-
-    /// Seconds left before the deadline, on the policy's clock; nil without a deadline.
-    private func timeLeft() -> TimeInterval? {
-        deadlineAt.map { $0.timeIntervalSince(retryPolicy.scheduler.now) }
-    }
-
-    // MARK: Ending early
-
-    private enum Termination {
-        case cancelled
-        case deadline
-        case shutdown
-    }
-
-    /// Cancels the call: removes it from the hold queue, cancels its transport or its wait, and
-    /// delivers `.cancelled`. Does nothing once finished.
-    func cancel() {
-        terminate(.cancelled, onlyIf: { _ in true })
-    }
-
-    /// The client began shutting down: a call that is queued or waiting to retry fails with
-    /// `.shutdown`; one in flight finishes (without retrying) or is cancelled at the grace
-    /// period's end.
-    func clientIsShuttingDown() {
-        terminate(.shutdown, onlyIf: { phase in
-            switch phase {
-            case .queued, .waiting, .admitting, .authenticating: return true
-            case .sending, .receiving, .finished: return false
-            }
-        })
-    }
-
-    /// The shutdown's grace period ended: whatever is left fails with `.shutdown`.
-    func gracePeriodEnded() {
-        terminate(.shutdown, onlyIf: { _ in true })
-    }
-
-    private func deadlinePassed() {
-        terminate(.deadline, onlyIf: { phase in
-            if case .receiving = phase { return false }
-            return true
-        })
-    }
-
-    private func terminate(_ reason: Termination, onlyIf allowed: (Phase) -> Bool) {
-        typealias Action = (wasQueued: Bool, task: Disposable?, wait: Disposable?, timer: Disposable?, ticketWait: Disposable?,
-                            notify: (request: URLRequest, info: HTTPRequestInfo)?, error: HTTPClientError)
-        var slotToRelease: HostGate.Slot?
-        let action = state.withLock { state -> Action? in
-            guard state.phase != .finished, allowed(state.phase) else { return nil }
-            let wasQueued = state.phase == .queued
-            let wasSending: Bool
-            if case .sending = state.phase { wasSending = true } else { wasSending = false }
-            let error = terminationError(reason, attempts: state.sends, lastError: state.lastError, wasSending: wasSending)
-            state.phase = .finished
-            state.wasCancelled = reason == .cancelled
-            let notify = state.pluginsAwaitReceive ? state.sentRequest.flatMap { request in state.sentInfo.map { (request, $0) } } : nil
-            defer {
-                state.pluginsAwaitReceive = false
-                state.transportTask = nil
-                state.wait = nil
-                state.deadlineTimer = nil
-                state.ticketWait = nil
-                state.admissionWait = nil
-                state.slot = nil
-            }
-            let waits = Disposables.create([state.wait, state.ticketWait, state.admissionWait].compactMap { $0 })
-            if let slot = state.slot {
-                slotToRelease = slot
-            }
-            return (wasQueued, state.transportTask, waits, state.deadlineTimer, nil, notify, error)
-        }
-        guard let action else { return }
-        if action.wasQueued {
-            client.removeHeld(id: id)
-        }
-        action.task?.dispose()
-        action.wait?.dispose()
-        action.timer?.dispose()
-        action.ticketWait?.dispose()
-        if let slotToRelease {
-            plan.gate?.release(slotToRelease, outcome: .ignored, now: retryPolicy.scheduler.now)
-        }
-        let error = action.error
-        let notify = action.notify
-        client.runOnCallbackContext { [self] in
-            if let notify {
-                for plugin in client.plugins {
-                    plugin.didReceive(.failure(error), request: notify.request, info: notify.info)
-                }
-            }
-            emitCompleted(.failure(error), attempts: error.attempts)
-            takeCompletion()?(.failure(error))
-            client.callFinished(id: id)
-        }
-    }
-
-    /// The completion, once: the phase is already `finished` when this is called.
-    private func takeCompletion() -> Completion? {
-        state.withLock { state in
-            defer { state.completion = nil; state.decode = nil }
-            return state.completion
-        }
-    }
-
-    private func terminationError(_ reason: Termination, attempts: Int, lastError: HTTPClientError?, wasSending: Bool) -> HTTPClientError {
-        let url = plan.request.url
-        var error: HTTPClientError
-        switch reason {
-        case .cancelled:
-            error = HTTPClientError(.cancelled, message: "the request was cancelled", url: url,
-                                    phase: attempts == 0 ? .notSent : .sentWithoutResponse)
-        case .shutdown:
-            error = shutdownError(stopping: wasSending ? nil : lastError)
-            if wasSending {
-                error.message = "the client's shutdown grace period ended while the request was in flight"
-                error.phase = .sentWithoutResponse
-            }
-        case .deadline:
-            let seconds = retryPolicy.deadline.map { String(format: "%.3g s", $0) } ?? "?"
-            if !wasSending, let lastError {
-                error = lastError
-                error.message = [lastError.message, "the deadline of \(seconds) passed before it could be retried"]
-                    .compactMap { $0 }.joined(separator: "; ")
-            } else {
-                error = HTTPClientError(
-                    .timedOut, message: "the deadline of \(seconds) passed", url: url,
-                    phase: wasSending ? .sentWithoutResponse : (attempts == 0 ? .notSent : .sentWithoutResponse)
-                )
-            }
-            error.decidedByRetryPolicy = retryPolicy.maxAttempts > 1
-        }
-        error.attempts = attempts
-        error.isSafeToRepeat = plan.idempotency.allowsRepeatAfterSending(plan.method, idempotentMethods: retryPolicy.retryableMethods)
-        return error
-    }
-
-    private func shutdownError(stopping lastError: HTTPClientError?) -> HTTPClientError {
-        var error = HTTPClientError(
-            .shutdown, message: lastError == nil ? "the client is shutting down" : "the client is shutting down; the failure was not retried",
-            url: plan.request.url, underlying: lastError, phase: lastError?.phase ?? .notSent
-        )
-        error.statusCode = lastError?.statusCode
-        return error
-    }
-
-    // MARK: Delivery
-
-    /// Delivers `result` if the call is still in `phase`; called on the callback queue.
-    private func finish(_ result: Result<Output, HTTPClientError>, ifStill phase: Phase) {
-        let claimed = state.withLock { state -> (completion: Completion?, timer: Disposable?, attempts: Int)? in
-            guard state.phase == phase else { return nil }
-            state.phase = .finished
-            defer { state.completion = nil; state.decode = nil; state.deadlineTimer = nil }
-            return (state.completion, state.deadlineTimer, state.sends)
-        }
-        guard let claimed else { return }
-        claimed.timer?.dispose()
-        emitCompleted(result.map { _ in () }, attempts: claimed.attempts)
-        claimed.completion?(result.mapError { error -> HTTPClientError in
-            var error = error
-            error.attempts = claimed.attempts
-            error.isSafeToRepeat = plan.idempotency.allowsRepeatAfterSending(plan.method, idempotentMethods: retryPolicy.retryableMethods)
-            return error
-        })
-        client.callFinished(id: id)
-    }
-
-    /// Fails the call from any thread if it is still in `phase`: the delivery hops to the callback
-    /// queue, never running synchronously inside the call that made the request.
-    private func failLater(_ error: HTTPClientError, ifStill phase: Phase) {
-        client.runOnCallbackContext { [self] in
-            finish(.failure(error), ifStill: phase)
-        }
-    }
-
-    /// Fails a call that the client refused to admit, on the callback queue.
-    private func refuse(_ error: HTTPClientError) {
-        state.withLock { $0.phase = .finished }
-        client.runOnCallbackContext { [self] in
-            emitCompleted(.failure(error), attempts: 0)
-            takeCompletion()?(.failure(error))
-        }
-    }
-
-    // MARK: Events
-
-    /// Emits an event of this call, if anybody listens (the event is not even built otherwise).
-    private func emit(_ kind: @autoclosure () -> HTTPClientEvent.Kind) {
-        guard client.eventHub.isActive else { return }
-        client.eventHub.emit(HTTPClientEvent(
-            requestID: id, method: plan.method, url: redactedURL(), timestamp: retryPolicy.scheduler.now, kind: kind()
-        ))
-    }
-
-    /// The request's URL as events show it: redacted once per call.
-    private func redactedURL() -> String? {
-        if let cached = state.withLock({ $0.redactedURL }) { return cached }
-        guard let url = plan.request.url else { return nil }
-        let redacted = Redaction.standard.url(url)
-        state.withLock { $0.redactedURL = redacted }
-        return redacted
-    }
-
-    private func emitCompleted(_ result: Result<Void, HTTPClientError>, attempts: Int) {
-        guard client.eventHub.isActive else { return }
-        let outcome: HTTPClientEvent.Outcome
-        switch result {
-        case .success:
-            outcome = .success(statusCode: state.withLock { $0.lastStatus } ?? 200)
-        case .failure(let error):
-            outcome = .failure(code: error.code, statusCode: error.statusCode, phase: error.phase)
-        }
-        let duration = max(0, retryPolicy.scheduler.now.timeIntervalSince(startedAt))
-        emit(.completed(outcome, duration: duration, attempts: attempts))
     }
 }

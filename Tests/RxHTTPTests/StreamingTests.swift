@@ -124,7 +124,7 @@ final class StreamingTests: LoopbackClientTestCase {
     func testMemoryStaysFlatWhileABigStreamPassesThrough() throws {
         // 256 MiB through a reader that keeps up.
         server.route(.get, "/big", .stream([.repeatWrite(Data(count: 256 * 1_024), times: 1_024)]))
-        let before = try XCTUnwrap(Self.residentBytes())
+        let before = try XCTUnwrap(residentBytes())
         let received = LockedBox(0)
         let peak = LockedBox(0)
         let done = DispatchSemaphore(value: 0)
@@ -133,7 +133,7 @@ final class StreamingTests: LoopbackClientTestCase {
         let subscription = makeClient().rx.stream(Path(path: "/big")).subscribe(
             onNext: { chunk in
                 let total = received.mutate { $0 += chunk.count; return $0 }
-                if total % (16 << 20) < chunk.count, let now = Self.residentBytes() { peak.mutate { $0 = max($0, now) } }
+                if total % (16 << 20) < chunk.count, let now = residentBytes() { peak.mutate { $0 = max($0, now) } }
             },
             onError: { error in failure.mutate { $0 = error }; done.signal() },
             onCompleted: { done.signal() }
@@ -227,10 +227,4 @@ final class StreamingTests: LoopbackClientTestCase {
         XCTAssertEqual(collected.elements.map(\.data), ["a", "b"])
     }
 
-    private static func residentBytes() -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
-        let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
 }

@@ -14,10 +14,11 @@ let package = Package(
     name: "RxNetworkKitFuzz",
     platforms: [.macOS(.v15)],
     dependencies: [.package(name: "RxNetworkKit", path: "..")],
-    targets: targets.map { name in
+    targets: [.target(name: "FuzzSupport", path: "Support/FuzzSupport")] + targets.map { name in
         .executableTarget(
             name: name,
             dependencies: [
+                "FuzzSupport",
                 .product(name: "RxHTTP", package: "RxNetworkKit"),
                 .product(name: "RxTesting", package: "RxNetworkKit"),
             ],

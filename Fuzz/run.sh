@@ -12,7 +12,10 @@ if [ ${#targets[@]} -eq 0 ]; then
     targets=(FuzzURLBuilding FuzzRetryAfter FuzzResponseDecoding FuzzHeaders FuzzMultipart FuzzRedirects
              FuzzLoopbackRequestParser FuzzEventStream FuzzJSONLines)
 fi
-scratch="$fuzz/.build-fuzz"
+scratch="${FUZZ_SCRATCH:-$fuzz/.build-fuzz}"
+# Swift's own crash backtracer reads the stack in ways AddressSanitizer reports as a bug of its
+# own: off, so a crash is reported as what it is.
+export SWIFT_BACKTRACE=enable=no
 swift build --package-path "$fuzz" --scratch-path "$scratch" -c release \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 | grep -vE "warning: Cannot export local symbol" | tail -3
 bin="$(swift build --package-path "$fuzz" --scratch-path "$scratch" -c release --show-bin-path)"

@@ -1,27 +1,14 @@
-import Foundation
+import FuzzSupport
 @_spi(Fuzzing) import RxHTTP
 @_spi(Fuzzing) import RxTesting
 
-/// libFuzzer's entry: one input, through `FuzzingEntryPoints.decideRedirect`.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    let data = start.map { Data(bytes: $0, count: count) } ?? Data()
-    FuzzingEntryPoints.decideRedirect(data)
+    FuzzingEntryPoints.decideRedirect(fuzzInput(start, count))
     return 0
 }
 
-/// SwiftPM links an executable's `main` to `<target>_main`; this one hands the process to
-/// libFuzzer's driver (instead of libFuzzer's own `main`).
 @_cdecl("FuzzRedirects_main")
 public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv, fuzz)
+    runFuzzer(argc, argv, fuzz)
 }
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt

@@ -1,5 +1,5 @@
 import Foundation
-@testable import RxHTTP
+@_spi(TransportSupport) @testable import RxHTTP
 import XCTest
 
 final class HeaderValidationTests: XCTestCase {

@@ -1,6 +1,6 @@
 import Foundation
 import RxCore
-@testable import RxHTTP
+@_spi(TransportSupport) @testable import RxHTTP
 import RxTesting
 import XCTest
 

@@ -138,6 +138,17 @@ final class ShutdownTests: LoopbackClientTestCase {
         XCTAssertTrue(waitUntil(timeout: 2) { self.completed(client.shutdown(gracePeriod: 5, scheduler: self.grace)).value == 1 })
     }
 
+    func testAGivenTransportIsShutDownOnlyWhenItSaysItBelongsToTheClient() {
+        let kept = ShutdownCountingTransport(shutsDownWithClient: false)
+        let handedOver = ShutdownCountingTransport(shutsDownWithClient: true)
+        for transport in [kept, handedOver] {
+            let client = HTTPClient(baseURL: server.baseURL, transport: transport)
+            XCTAssertTrue(waitUntil(timeout: 2) { self.completed(client.shutdown(gracePeriod: 0, scheduler: self.grace)).value == 1 })
+        }
+        XCTAssertEqual(kept.shutdowns.value, 0, "a transport given to the client stays the caller's")
+        XCTAssertEqual(handedOver.shutdowns.value, 1)
+    }
+
     func testEverySubscriberGetsExactlyOneTerminalEvent() {
         server.route(.get, "/slow", LoopbackHTTPResponse.text("ok").delayed(by: 0.3))
         server.route(.get, "/flaky", .status(503))
@@ -157,5 +168,23 @@ final class ShutdownTests: LoopbackClientTestCase {
         Thread.sleep(forTimeInterval: 0.05)
         XCTAssertEqual(calls.map { $0.events.deliveries }, Array(repeating: 1, count: calls.count))
         calls.forEach { $0.subscription.dispose() }
+    }
+}
+
+/// A transport that answers nothing and counts its shutdowns.
+private final class ShutdownCountingTransport: HTTPTransport {
+    let shutsDownWithClient: Bool
+    let shutdowns = LockedBox(0)
+
+    init(shutsDownWithClient: Bool) {
+        self.shutsDownWithClient = shutsDownWithClient
+    }
+
+    func send(_ request: URLRequest, completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Disposable {
+        Disposables.create()
+    }
+
+    func shutdown() {
+        shutdowns.mutate { $0 += 1 }
     }
 }

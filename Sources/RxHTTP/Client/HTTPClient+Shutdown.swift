@@ -10,8 +10,8 @@ extension HTTPClient {
     /// `.shutdown` (their last failure as `underlying`); requests in flight go on, but are not
     /// retried (a failure that would have been retried ends in `.shutdown`). When `gracePeriod`
     /// seconds have passed, whatever is still in flight is cancelled and fails with `.shutdown`.
-    /// Once nothing is left the transport is shut down if the client created it, and the returned
-    /// `Completable` completes. Every caller gets exactly one terminal event.
+    /// Once nothing is left the transport is shut down if the client created it (or the transport's
+    /// `shutsDownWithClient` says it belongs to the client), and the returned `Completable` completes. Every caller gets exactly one terminal event.
     ///
     /// Shutdown starts when this method is called, not on subscription (a signal handler that
     /// forgets to subscribe still shuts down); the `Completable` only reports the end, to every
@@ -76,9 +76,10 @@ extension HTTPClient {
         }
     }
 
-    /// Nothing is left: shuts an owned transport down and completes the waiting `Completable`s.
+    /// Nothing is left: shuts an owned transport down (one the client made, or one that asks to be)
+    /// and completes the waiting `Completable`s.
     func finishShutdown(_ shutdown: ShutdownState) {
-        if ownsTransport {
+        if ownsTransport || transport.shutsDownWithClient {
             transport.shutdown()
         }
         runOnCallbackContext {

@@ -4,7 +4,11 @@ import Foundation
 ///
 /// Works on unicode scalars, never on `Character`s: `"\r\n"` is a single `Character` equal to
 /// neither `"\r"` nor `"\n"`, so a `Character`-based check lets CRLF through.
-enum HeaderValidation {
+///
+/// `validate(_:url:)` is shared with the transports in sibling packages through
+/// `@_spi(TransportSupport)`; not API.
+@_spi(TransportSupport)
+public enum HeaderValidation {
     /// Whether `name` is an RFC 9110 token: one or more of ALPHA, DIGIT and ``!#$%&'*+-.^_`|~``.
     static func isValidToken(_ name: String) -> Bool {
         guard !name.isEmpty else { return false }
@@ -27,7 +31,7 @@ enum HeaderValidation {
 
     /// Throws `.invalidRequest` naming the first bad header (its value is not echoed: it may be a
     /// secret).
-    static func validate(_ headers: [String: String], url: URL?) throws(HTTPClientError) {
+    public static func validate(_ headers: [String: String], url: URL?) throws(HTTPClientError) {
         for (name, value) in headers {
             guard isValidToken(name) else {
                 throw HTTPClientError(

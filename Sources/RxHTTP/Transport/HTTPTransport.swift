@@ -64,9 +64,14 @@ public protocol HTTPTransport: Sendable {
     ) -> Disposable
 
     /// Releases what the transport holds (sessions, connection pools) once no request is in flight;
-    /// called by `HTTPClient.shutdown(gracePeriod:)` on a transport the client created. The default
-    /// does nothing.
+    /// called by `HTTPClient.shutdown(gracePeriod:)` on a transport the client created, and on one
+    /// whose `shutsDownWithClient` is true. The default does nothing.
     func shutdown()
+
+    /// Whether an `HTTPClient` given this transport calls `shutdown()` when its own shutdown ends:
+    /// true for a transport that owns what nobody else can release (an AsyncHTTPClient it
+    /// created). The default is false: a transport handed to a client stays the caller's to release.
+    var shutsDownWithClient: Bool { get }
 }
 
 extension HTTPTransport {
@@ -79,6 +84,8 @@ extension HTTPTransport {
     }
 
     public func shutdown() {}
+
+    public var shutsDownWithClient: Bool { false }
 
     public func stream(
         _ request: URLRequest,

@@ -58,7 +58,8 @@ public struct RedirectPolicy: Sendable, Hashable {
     static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
 
     /// What to do with one redirect.
-    enum Decision {
+    @_spi(TransportSupport)
+    public enum Decision: Sendable {
         /// Follow it with this request.
         case follow(URLRequest)
         /// Do not follow: the 3xx response is the response.
@@ -75,7 +76,8 @@ public struct RedirectPolicy: Sendable, Hashable {
     ///   - proposed: The request URLSession would send next (method and body already adjusted).
     ///   - hopsSoFar: Redirects already followed for this request.
     ///   - credentialHeaderNames: Further headers to strip across origins.
-    func decide(
+    @_spi(TransportSupport)
+    public func decide(
         location: String?,
         current: URL,
         proposed: URLRequest,
@@ -116,6 +118,54 @@ public struct RedirectPolicy: Sendable, Hashable {
 
     private func refusal(_ message: String, _ url: URL) -> HTTPClientError {
         HTTPClientError(.redirectRefused, message: message, url: url, phase: .sentWithoutResponse)
+    }
+}
+
+extension RedirectPolicy {
+    /// Decides about a redirect for a transport that follows redirects itself (URLSession does this
+    /// part for `URLSessionTransport`): builds the next request by URLSession's rules, then applies
+    /// `decide(location:current:proposed:hopsSoFar:credentialHeaderNames:)`.
+    ///
+    /// 301 and 302 turn a POST into a GET and 303 turns every method but HEAD into a GET, each
+    /// without body, `Content-Type` or `Content-Length`; 307 and 308 keep method and body. Any other
+    /// status, or a 3xx without `Location`, is the response (`.deliverResponse`).
+    ///
+    /// - Parameters:
+    ///   - request: The request that was answered with the redirect.
+    ///   - statusCode: The redirect's status.
+    ///   - location: Its `Location` value, if any.
+    ///   - current: The URL that answered.
+    ///   - hopsSoFar: Redirects already followed for this request.
+    ///   - credentialHeaderNames: Further headers to strip across origins.
+    /// - Returns: What to send next, or that the response stands, or why the redirect is refused.
+    @_spi(TransportSupport)
+    public func followUp(
+        to request: URLRequest,
+        statusCode: Int,
+        location: String?,
+        current: URL,
+        hopsSoFar: Int,
+        credentialHeaderNames: Set<String>
+    ) -> Decision {
+        let method = request.httpMethod?.uppercased() ?? "GET"
+        let becomesGET: Bool
+        switch statusCode {
+        case 301, 302: becomesGET = method == "POST"
+        case 303: becomesGET = method != "HEAD"
+        case 307, 308: becomesGET = false
+        default: return .deliverResponse
+        }
+        var proposed = request
+        if becomesGET {
+            proposed.httpMethod = "GET"
+            proposed.httpBody = nil
+            var fields = proposed.allHTTPHeaderFields ?? [:]
+            for name in fields.keys where ["content-type", "content-length"].contains(name.lowercased()) {
+                fields[name] = nil
+            }
+            proposed.allHTTPHeaderFields = fields
+        }
+        return decide(location: location, current: current, proposed: proposed, hopsSoFar: hopsSoFar, credentialHeaderNames: credentialHeaderNames)
     }
 }
 

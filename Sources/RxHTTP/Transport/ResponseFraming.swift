@@ -7,16 +7,20 @@ import Foundation
 /// (`99999999999999999999999`), or `Content-Length` together with `Transfer-Encoding`. Any of them
 /// means the sender and we may disagree where this response ends and the next begins, so the
 /// exchange fails with `.invalidResponse` and the connection must not be reused.
-struct ResponseFraming: Sendable, Equatable {
+///
+/// Shared with the transports in sibling packages through `@_spi(TransportSupport)`, so that every
+/// transport judges framing alike; not API.
+@_spi(TransportSupport)
+public struct ResponseFraming: Sendable, Equatable {
     /// The announced body length, if any.
-    let contentLength: Int64?
+    public let contentLength: Int64?
     /// Whether the body is content-encoded (gzip…): its decoded size differs from `contentLength`.
-    let isContentEncoded: Bool
+    public let isContentEncoded: Bool
     /// Whether the response can have no body at all (HEAD, 1xx, 204, 304).
-    let hasNoBody: Bool
+    public let hasNoBody: Bool
 
     /// Validates the framing headers of a response.
-    static func validate(headers: [String: String], statusCode: Int, method: String?, url: URL?) throws(HTTPClientError) -> ResponseFraming {
+    public static func validate(headers: [String: String], statusCode: Int, method: String?, url: URL?) throws(HTTPClientError) -> ResponseFraming {
         let lengthField = HeaderFields.value("Content-Length", in: headers)
         let hasNoBody = method?.uppercased() == "HEAD" || (100..<200).contains(statusCode) || statusCode == 204 || statusCode == 304
         let encoding = HeaderFields.value("Content-Encoding", in: headers)?.trimmingCharacters(in: .whitespaces).lowercased()
@@ -44,7 +48,7 @@ struct ResponseFraming: Sendable, Equatable {
     /// Checks a complete body against the announced length: a shorter body means the connection
     /// closed mid-response, a `.transport` failure (phase `.responded`) as when the transport itself
     /// notices it.
-    func validate(bodyCount: Int, statusCode: Int, headers: [String: String], url: URL?) throws(HTTPClientError) {
+    public func validate(bodyCount: Int, statusCode: Int, headers: [String: String], url: URL?) throws(HTTPClientError) {
         guard let contentLength, !isContentEncoded, !hasNoBody, Int64(bodyCount) != contentLength else { return }
         throw HTTPClientError(
             .transport,

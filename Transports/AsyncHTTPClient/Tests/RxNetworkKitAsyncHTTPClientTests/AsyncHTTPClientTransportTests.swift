@@ -1,0 +1,94 @@
+import AsyncHTTPClient
+import Foundation
+import RxCore
+import RxHTTP
+import RxNetworkKitAsyncHTTPClient
+import RxTesting
+import XCTest
+
+/// What only `AsyncHTTPClientTransport` has: ownership of its AsyncHTTPClient, a borrowed one, and
+/// the phases it reads off AsyncHTTPClient's progress.
+final class AsyncHTTPClientTransportTests: TransportTestCase {
+    func testAnOwnedClientShutsDownWithTheHTTPClientAndComesBackFresh() {
+        server.route(.get, "/x", .text("ok"))
+        let transport = AsyncHTTPClientTransport()
+        XCTAssertTrue(transport.shutsDownWithClient)
+        let client = RxHTTP.HTTPClient(baseURL: server.baseURL, transport: transport)
+        XCTAssertEqual(success(result(of: client.rx.request(RawText(path: "/x"))), .asyncHTTPClient), "ok")
+        let done = expectation(description: "shut down")
+        let subscription = client.shutdown(gracePeriod: 1).subscribe { _ in done.fulfill() }
+        wait(for: [done], timeout: 5)
+        subscription.dispose()
+        // The pooled connection was closed by the AsyncHTTPClient's shutdown.
+        let closed = Date().addingTimeInterval(3)
+        while server.openConnectionCount > 0, Date() < closed { Thread.sleep(forTimeInterval: 0.01) }
+        XCTAssertEqual(server.openConnectionCount, 0)
+        // A transport used again after a shutdown makes a fresh AsyncHTTPClient.
+        let again = RxHTTP.HTTPClient(baseURL: server.baseURL, transport: transport)
+        XCTAssertEqual(success(result(of: again.rx.request(RawText(path: "/x"))), .asyncHTTPClient), "ok")
+        transport.shutdown()
+    }
+
+    func testABorrowedClientIsNeverShutDownByTheTransport() throws {
+        server.route(.get, "/x", .text("ok"))
+        let borrowed = AsyncHTTPClient.HTTPClient(eventLoopGroup: AsyncHTTPClient.HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
+        defer { try? borrowed.syncShutdown() }
+        let transport = AsyncHTTPClientTransport(borrowing: borrowed)
+        XCTAssertFalse(transport.shutsDownWithClient)
+        let client = RxHTTP.HTTPClient(baseURL: server.baseURL, transport: transport)
+        XCTAssertEqual(success(result(of: client.rx.request(RawText(path: "/x"))), .asyncHTTPClient), "ok")
+        let done = expectation(description: "shut down")
+        let subscription = client.shutdown(gracePeriod: 1).subscribe { _ in done.fulfill() }
+        wait(for: [done], timeout: 5)
+        subscription.dispose()
+        transport.shutdown()
+        // Still usable: nothing shut it down.
+        let response = try borrowed.get(url: server.url("/x").absoluteString).wait()
+        XCTAssertEqual(response.status.code, 200)
+    }
+
+    func testABorrowedClientThatFollowsRedirectsItselfIsRefusedLoudly() {
+        server.route(.get, "/jump", LoopbackHTTPResponse.status(302).withHeader("Location", "/landing"))
+        server.route(.get, "/landing", .text("x"))
+        let borrowed = AsyncHTTPClient.HTTPClient(
+            eventLoopGroup: AsyncHTTPClient.HTTPClient.defaultEventLoopGroup,
+            configuration: .init(redirectConfiguration: .follow(max: 5, allowCycles: false))
+        )
+        defer { try? borrowed.syncShutdown() }
+        let client = RxHTTP.HTTPClient(baseURL: server.baseURL, configuration: .init(retryPolicy: .none), transport: AsyncHTTPClientTransport(borrowing: borrowed))
+        let error = failure(result(of: client.rx.request(RawText(path: "/jump"))), .asyncHTTPClient)
+        XCTAssertEqual(error?.code, .redirectRefused)
+        XCTAssertTrue(error?.message?.contains("disallow") ?? false, String(describing: error))
+    }
+
+    func testADeadlinePassedWhileWaitingForAConnectionWasNotSent() {
+        // One connection, held by a slow request: the second waits in the pool past its time-out.
+        server.route(.get, "/slow", LoopbackHTTPResponse.text("late").delayed(by: 0.5))
+        let transport = AsyncHTTPClientTransport(configuration: AsyncHTTPClientTransport.daemonConfiguration(connectionsPerHost: 1))
+        let client = RxHTTP.HTTPClient(baseURL: server.baseURL, configuration: .init(retryPolicy: .none), transport: transport)
+        let first = client.rx.request(RawText(path: "/slow")).subscribe(onSuccess: { _ in }, onFailure: { _ in })
+        defer { first.dispose() }
+        XCTAssertEqual(server.waitForRequests(count: 1).count, 1)
+        let error = failure(result(of: client.rx.request(RawText(path: "/slow", timeout: 0.1))), .asyncHTTPClient)
+        XCTAssertEqual(error?.code, .timedOut)
+        XCTAssertEqual(error?.phase, .notSent)
+        transport.shutdown()
+    }
+
+    func testTheTransportRefusesCRLFItselfToo() {
+        let transport = AsyncHTTPClientTransport()
+        defer { transport.shutdown() }
+        var request = URLRequest(url: server.url("/x"))
+        // `setValue` would drop the value; a dictionary keeps it, as a transport may be handed.
+        request.allHTTPHeaderFields = ["X-Bad": "a\r\nX-Injected: 1"]
+        let box = LockedBox<Result<HTTPResponse, any Error>?>(nil)
+        let done = expectation(description: "completion")
+        let exchange = transport.send(request) { result in box.set(result); done.fulfill() }
+        wait(for: [done], timeout: 5)
+        exchange.dispose()
+        guard case .failure(let error as RxHTTP.HTTPClientError)? = box.value else { return XCTFail("\(String(describing: box.value))") }
+        XCTAssertEqual(error.code, .invalidRequest)
+        XCTAssertEqual(error.phase, .notSent)
+        XCTAssertEqual(server.requests.count, 0)
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import RxCore
+import RxHTTP
+import RxTesting
+import XCTest
+
+/// One set of cases, run against every transport (`TransportKind.allCases`) through a real
+/// `HTTPClient` and a real `LoopbackHTTPServer`: what a user of the client sees must not depend on
+/// which transport carries the request.
+final class TransportBehaviourTests: TransportTestCase {
+    func testStatusCodesAreResponses() {
+        for kind in TransportKind.allCases {
+            for status in [200, 201, 202, 204] {
+                server.route(.get, "/s", .status(status))
+                XCTAssertEqual(success(result(of: makeClient(kind).rx.request(Raw(path: "/s"))), kind)?.statusCode, status, "\(kind)")
+            }
+            for status in [400, 401, 404, 409, 429, 500, 503] {
+                server.route(.get, "/s", .text("no", status: status))
+                let error = failure(result(of: makeClient(kind).rx.request(RawText(path: "/s"))), kind)
+                XCTAssertEqual(error?.code, .unacceptableStatusCode, "\(kind) \(status)")
+                XCTAssertEqual(error?.statusCode, status, "\(kind)")
+                XCTAssertEqual(error?.phase, .responded, "\(kind)")
+                XCTAssertEqual(error?.body, Data("no".utf8), "\(kind)")
+            }
+        }
+    }
+
+    func testBodiesDecodeAndEmptyBodiesAreEmpty() {
+        server.route(.get, "/user", .json(#"{"id":42,"name":"Ada"}"#))
+        server.route(.head, "/user", .ok)
+        server.route(.get, "/empty", .noContent)
+        for kind in TransportKind.allCases {
+            let client = makeClient(kind)
+            let user: Single<User> = client.rx.requestObject(path: "/user")
+            XCTAssertEqual(success(result(of: user), kind), User(id: 42, name: "Ada"), "\(kind)")
+            XCTAssertEqual(success(result(of: client.rx.request(Raw(path: "/empty"))), kind)?.body, Data(), "\(kind)")
+            XCTAssertEqual(success(result(of: client.rx.request(Raw(path: "/user", method: .head))), kind)?.body, Data(), "\(kind)")
+        }
+    }
+
+    func testRequestBodiesAndHeadersArriveAndResponseHeadersAreSeen() throws {
+        server.route(.post, "/echo", .text("ok").withHeader("X-Reply", "r1").withHeader("Set-Cookie", "a=1"))
+        for kind in TransportKind.allCases {
+            server.resetRequests()
+            let body = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+            let request = Raw(path: "/echo", method: .post, headers: ["X-Trace": "t-1"], body: .raw(body))
+            let response = success(result(of: makeClient(kind).rx.request(request)), kind)
+            XCTAssertEqual(response?.value(forHTTPHeaderField: "x-reply"), "r1", "\(kind)")
+            let seen = try XCTUnwrap(server.requests.last, "\(kind)")
+            XCTAssertEqual(seen.body, body, "\(kind)")
+            XCTAssertEqual(seen.header("X-Trace"), "t-1", "\(kind)")
+            XCTAssertEqual(seen.header("Content-Type"), "application/octet-stream", "\(kind)")
+        }
+    }
+
+    func testHeadersWithCRLFAreRefusedBeforeSending() {
+        for kind in TransportKind.allCases {
+            for value in ["a\r\nX-Injected: 1", "a\nb", "a\rb", "a\u{0}b"] {
+                let error = failure(result(of: makeClient(kind).rx.request(RawText(path: "/x", headers: ["X-Bad": value]))), kind)
+                XCTAssertEqual(error?.code, .invalidRequest, "\(kind)")
+                XCTAssertEqual(error?.phase, .notSent, "\(kind)")
+            }
+        }
+        XCTAssertEqual(server.requests.count, 0)
+    }
+
+    func testATimeOutFailsAsTimedOutAfterSending() {
+        server.route(.get, "/slow", LoopbackHTTPResponse.text("late").delayed(by: 0.6))
+        for kind in TransportKind.allCases {
+            let started = Date()
+            let error = failure(result(of: makeClient(kind).rx.request(RawText(path: "/slow", timeout: 0.15))), kind)
+            XCTAssertEqual(error?.code, .timedOut, "\(kind)")
+            XCTAssertEqual(error?.phase, .sentWithoutResponse, "\(kind)")
+            XCTAssertLessThan(Date().timeIntervalSince(started), 0.55, "\(kind): the time-out did not hold")
+        }
+    }
+
+    func testATricklingBodyTimesOutOverTheWholeRequest() {
+        // A byte every 50 ms never trips an idle time-out; the whole-request time-out holds.
+        server.route(.get, "/trickle", LoopbackHTTPResponse.text(String(repeating: "x", count: 40)).trickled(delayPerByte: 0.05))
+        for kind in TransportKind.allCases {
+            let error = failure(result(of: makeClient(kind).rx.request(RawText(path: "/trickle", timeout: 0.3))), kind)
+            XCTAssertEqual(error?.code, .timedOut, "\(kind)")
+            XCTAssertEqual(error?.phase, .responded, "\(kind): the head had arrived")
+        }
+    }
+
+    func testDisposingCancelsTheExchangeAndDeliversNothing() {
+        server.route(.get, "/slow", LoopbackHTTPResponse.text("late").delayed(by: 0.3))
+        for kind in TransportKind.allCases {
+            let delivered = LockedBox(0)
+            let client = makeClient(kind)
+            let subscription = client.rx.request(RawText(path: "/slow")).subscribe(
+                onSuccess: { _ in delivered.mutate { $0 += 1 } }, onFailure: { _ in delivered.mutate { $0 += 1 } }
+            )
+            XCTAssertEqual(server.waitForRequests(count: 1).count, 1, "\(kind)")
+            subscription.dispose()
+            Thread.sleep(forTimeInterval: 0.4)
+            XCTAssertEqual(delivered.value, 0, "\(kind): an event after dispose")
+            server.resetRequests()
+        }
+    }
+
+    func testARefusedPortWasNotSent() throws {
+        let closed = LoopbackHTTPServer()
+        try closed.start()
+        let url = closed.baseURL
+        closed.stop()
+        for kind in TransportKind.allCases {
+            let error = failure(result(of: makeClient(kind, baseURL: url).rx.request(RawText(path: "/x", method: .post))), kind)
+            XCTAssertEqual(error?.code, .transport, "\(kind)")
+            XCTAssertEqual(error?.phase, .notSent, "\(kind)")
+        }
+    }
+
+    func testADroppedConnectionIsATransportFailure() {
+        server.route(.post, "/drop", .dropConnection)
+        for kind in TransportKind.allCases {
+            server.resetRequests()
+            let error = failure(result(of: makeClient(kind).rx.request(RawText(path: "/drop", method: .post))), kind)
+            XCTAssertEqual(error?.code, .transport, "\(kind)")
+            XCTAssertEqual(error?.phase, .sentWithoutResponse, "\(kind): the server read the request")
+            XCTAssertEqual(server.requests(to: "/drop").count, 1, "\(kind)")
+        }
+    }
+
+    func testABodyCutShortIsNeverASuccess() {
+        server.route(.get, "/short", LoopbackHTTPResponse.text(String(repeating: "y", count: 10_000)).closingConnection(afterBodyBytes: 100))
+        for kind in TransportKind.allCases {
+            let error = failure(result(of: makeClient(kind).rx.request(RawText(path: "/short"))), kind)
+            XCTAssertNotNil(error?.code, "\(kind)")
+            XCTAssertNotEqual(error?.phase, .notSent, "\(kind)")
+        }
+    }
+
+    func testBrokenFramingIsAnInvalidResponse() {
+        server.route(.get, "/twice", .raw("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 10\r\n\r\nhello"))
+        for kind in TransportKind.allCases {
+            let error = failure(result(of: makeClient(kind).rx.request(RawText(path: "/twice"))), kind)
+            XCTAssertTrue([.invalidResponse, .transport].contains(error?.code), "\(kind): \(String(describing: error))")
+        }
+    }
+
+    func testSixtyFourInFlightAllSucceed() {
+        server.route(.get, "/user", .json(#"{"id":1,"name":"n"}"#))
+        for kind in TransportKind.allCases {
+            server.resetRequests()
+            let client = makeClient(kind)
+            let users: [Single<User>] = (0..<64).map { _ in client.rx.requestObject(path: "/user") }
+            let all = success(result(of: Single.zip(users), timeout: 20), kind)
+            XCTAssertEqual(all?.count, 64, "\(kind)")
+            XCTAssertEqual(server.requests(to: "/user").count, 64, "\(kind)")
+        }
+    }
+
+    func testLargeBodiesArriveWholeAndTheLimitHolds() {
+        let big = Data((0..<(8 * 1_024 * 1_024)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        server.route(.get, "/big", .data(big))
+        for kind in TransportKind.allCases {
+            XCTAssertEqual(success(result(of: makeClient(kind).rx.request(Raw(path: "/big"))), kind)?.body, big, "\(kind)")
+            let limited = makeClient(kind, maxResponseBodySize: 1_024 * 1_024)
+            let error = failure(result(of: limited.rx.request(Raw(path: "/big"))), kind)
+            XCTAssertEqual(error?.code, .responseTooLarge, "\(kind)")
+        }
+    }
+
+    func testGzipIsDecodedAndABombStopsAtTheLimit() {
+        server.route(.get, "/small", .gzipBomb(inflatedSize: 10_000))
+        server.route(.get, "/bomb", .gzipBomb(inflatedSize: 64 * 1_024 * 1_024))
+        for kind in TransportKind.allCases {
+            XCTAssertEqual(success(result(of: makeClient(kind).rx.request(Raw(path: "/small"))), kind)?.body, Data(count: 10_000), "\(kind)")
+            let error = failure(result(of: makeClient(kind, maxResponseBodySize: 1_024 * 1_024).rx.request(Raw(path: "/bomb"))), kind)
+            XCTAssertEqual(error?.code, .responseTooLarge, "\(kind)")
+        }
+    }
+
+    func testStreamsArriveInChunksAndEnd() {
+        server.route(.get, "/stream", .stream([.text("one,"), .pause(0.05), .text("two,"), .pause(0.05), .text("three")]))
+        for kind in TransportKind.allCases {
+            let chunks = try? makeClient(kind).rx.stream(Chunks(path: "/stream")).toBlocking(timeout: 5).toArray()
+            XCTAssertEqual(chunks.map { String(decoding: $0.reduce(Data(), +), as: UTF8.self) }, "one,two,three", "\(kind)")
+            XCTAssertGreaterThan(chunks?.count ?? 0, 1, "\(kind): the body was not streamed")
+        }
+    }
+}

@@ -17,6 +17,8 @@ let package = Package(
         .package(name: "RxNetworkKit", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+        .package(name: "RxNetworkKitAsyncHTTPClient", path: "../Transports/AsyncHTTPClient"),
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
     ],
     targets: [
         // The workloads, free of the framework: RxCore, OpenCombine and plain closures.
@@ -43,12 +45,15 @@ let package = Package(
             dependencies: ["Workloads"],
             path: "Tools/rxcore-profile"
         ),
-        // The HTTP workloads (URLSession vs client.rx against a LoopbackHTTPServer child process).
+        // The HTTP workloads: raw URLSession and AsyncHTTPClient vs client.rx over each transport,
+        // against a server in another process (LoopbackHTTPServer child, or nginx).
         .executableTarget(
             name: "http-bench",
             dependencies: [
                 .product(name: "RxHTTP", package: "RxNetworkKit"),
                 .product(name: "RxTesting", package: "RxNetworkKit"),
+                .product(name: "RxNetworkKitAsyncHTTPClient", package: "RxNetworkKitAsyncHTTPClient"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Tools/http-bench"
         ),

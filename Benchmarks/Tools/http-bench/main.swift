@@ -1,19 +1,27 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
 import RxCore
 import RxHTTP
+import RxNetworkKitAsyncHTTPClient
 import RxTesting
 import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-// HTTP workloads of issue 5: raw URLSession dataTask + JSONDecoder versus
-// `client.rx.requestObject` decoding the same ~300-byte JSON from one LoopbackHTTPServer.
-// The server runs in a child process (`http-bench serve`), so the CPU per request measured here
-// (getrusage of this process) is the client's alone.
+// HTTP workloads: raw URLSession dataTask + JSONDecoder, raw AsyncHTTPClient + JSONDecoder, and
+// `client.rx.requestObject` over each transport, decoding the same ~330-byte JSON from one server.
+// The server runs in another process (`http-bench serve`, or nginx: see http-bench-nginx.sh), so
+// the CPU per request measured here (getrusage of this process) is the client's alone.
 //
 //   swift run -c release --package-path Benchmarks http-bench [rounds]
-//   http-bench only <URLSession|RxHTTP> <count> <in flight>    (one client, for profilers)
+//   http-bench only <client> <count> <in flight>    (one client, for profilers)
+//   http-bench rss <client> [in flight]             (RSS after 10,000 and after 100,000 requests)
+//
+// Clients: URLSession, RxHTTP (over URLSessionTransport), AsyncHTTPClient, RxHTTP+AHC (over
+// AsyncHTTPClientTransport). Both AsyncHTTPClient clients use the same configuration
+// (AsyncHTTPClientTransport.daemonConfiguration, 16 connections per host).
 
 struct Address: Decodable {
     let street: String
@@ -61,6 +69,12 @@ func serve() -> Never {
 
 if CommandLine.arguments.dropFirst().first == "serve" {
     serve()
+}
+
+// The document, for another server to serve the same bytes (http-bench-nginx.sh).
+if CommandLine.arguments.dropFirst().first == "json" {
+    print(personJSON, terminator: "")
+    exit(0)
 }
 
 // MARK: - Measurement
@@ -160,11 +174,28 @@ func rawStarter(url: URL) -> RequestStarter {
     }
 }
 
-func rxStarter(baseURL: URL) -> RequestStarter {
-    let client = HTTPClient(baseURL: baseURL)
+func rxStarter(baseURL: URL, transport: (any HTTPTransport)? = nil) -> RequestStarter {
+    let client = RxHTTP.HTTPClient(baseURL: baseURL, transport: transport)
     return { done in
         _ = client.rx.requestObject(path: "/person")
             .subscribe(onSuccess: { (_: Person) in done(true) }, onFailure: { _ in done(false) })
+    }
+}
+
+/// The AsyncHTTPClient configuration of both AsyncHTTPClient columns.
+let asyncHTTPClientConfiguration = AsyncHTTPClientTransport.daemonConfiguration(connectionsPerHost: 16)
+
+func asyncHTTPClientStarter(url: URL) -> RequestStarter {
+    let client = AsyncHTTPClient.HTTPClient(eventLoopGroup: AsyncHTTPClient.HTTPClient.defaultEventLoopGroup, configuration: asyncHTTPClientConfiguration)
+    let decoder = JSONDecoder()
+    let target = url.absoluteString
+    return { done in
+        client.get(url: target, deadline: .now() + .seconds(15)).whenComplete { result in
+            guard case .success(let response) = result, response.status == .ok, let body = response.body,
+                  (try? decoder.decode(Person.self, from: Data(body.readableBytesView))) != nil
+            else { return done(false) }
+            done(true)
+        }
     }
 }
 
@@ -207,15 +238,50 @@ if let given = ProcessInfo.processInfo.environment["HTTP_BENCH_PORT"].flatMap({ 
 let baseURL = URL(string: "http://127.0.0.1:\(port)")!
 let url = URL(string: "http://127.0.0.1:\(port)/person")!
 let rounds = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 3 // "only" → 3, unused
-let starters: [(String, RequestStarter)] = [("URLSession", rawStarter(url: url)), ("RxHTTP", rxStarter(baseURL: baseURL))]
-let scenarios: [(name: String, count: Int, inFlight: Int)] = [("sequential", 2_000, 1), ("16 in flight", 10_000, 16)]
+let starters: [(String, RequestStarter)] = [
+    ("URLSession", rawStarter(url: url)),
+    ("RxHTTP", rxStarter(baseURL: baseURL)),
+    ("AsyncHTTPClient", asyncHTTPClientStarter(url: url)),
+    ("RxHTTP+AHC", rxStarter(baseURL: baseURL, transport: AsyncHTTPClientTransport(configuration: asyncHTTPClientConfiguration))),
+]
+let scenarios: [(name: String, count: Int, inFlight: Int)] = [
+    ("sequential", 2_000, 1), ("16 in flight", 10_000, 16), ("64 in flight", 10_000, 64),
+]
+
+/// This process's resident memory in bytes (Linux), or 0.
+func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+          let pages = text.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+if CommandLine.arguments.dropFirst().first == "rss" {
+    let arguments = Array(CommandLine.arguments.dropFirst(2))
+    guard let name = arguments.first, let starter = starters.first(where: { $0.0 == name })?.1 else {
+        print("usage: http-bench rss <client> [in flight]")
+        exit(1)
+    }
+    let inFlight = arguments.dropFirst().first.flatMap { Int($0) } ?? 16
+    let first = measure(count: 10_000, inFlight: inFlight, start: starter)
+    let at10k = residentBytes()
+    let rest = measure(count: 90_000, inFlight: inFlight, start: starter)
+    let at100k = residentBytes()
+    print(String(
+        format: "%@ at %d in flight: RSS %.1f MB after 10,000, %.1f MB after 100,000 (%+.1f%%), %d failures, %.0f req/s",
+        name, inFlight, Double(at10k) / 1e6, Double(at100k) / 1e6, (Double(at100k) / Double(max(1, at10k)) - 1) * 100,
+        first.failures + rest.failures, rest.requestsPerSecond
+    ))
+    try? serverInput?.fileHandleForWriting.close()
+    serverProcess?.waitUntilExit()
+    exit(0)
+}
 
 if CommandLine.arguments.dropFirst().first == "only" {
     let arguments = Array(CommandLine.arguments.dropFirst(2))
     guard arguments.count == 3, let starter = starters.first(where: { $0.0 == arguments[0] })?.1,
           let count = Int(arguments[1]), let inFlight = Int(arguments[2])
     else {
-        print("usage: http-bench only <URLSession|RxHTTP> <count> <in flight>")
+        print("usage: http-bench only <URLSession|RxHTTP|AsyncHTTPClient|RxHTTP+AHC> <count> <in flight>")
         exit(1)
     }
     let result = measure(count: count, inFlight: inFlight, start: starter)
@@ -245,20 +311,27 @@ for round in 1...rounds {
         }
     }
 }
-print("\nMedians over \(rounds) rounds (RxHTTP / URLSession):")
-print("| scenario | client | req/s | p50 µs | p99 µs | CPU µs/req |")
-print("|---|---|--:|--:|--:|--:|")
+// Ratios: each RxHTTP column against the raw client under it (same transport), in the same run.
+let rawOf = ["RxHTTP": "URLSession", "RxHTTP+AHC": "AsyncHTTPClient", "AsyncHTTPClient": "URLSession"]
+print("\nMedians over \(rounds) rounds; ratios against the raw client under each (RxHTTP / URLSession, RxHTTP+AHC / AsyncHTTPClient, AsyncHTTPClient / URLSession):")
+print("| scenario | client | req/s | p50 µs | p99 µs | CPU µs/req | req/s ratio | CPU ratio |")
+print("|---|---|--:|--:|--:|--:|--:|--:|")
+let finalMedians = medians
+func median(_ scenario: String, _ name: String, _ value: (RunResult) -> Double) -> Double {
+    let values = (finalMedians["\(scenario)|\(name)"] ?? []).map(value).sorted()
+    return values.isEmpty ? .nan : values[values.count / 2]
+}
 for scenario in scenarios {
     for (name, _) in starters {
-        let results = medians["\(scenario.name)|\(name)"] ?? []
-        func median(_ value: (RunResult) -> Double) -> Double {
-            let values = results.map(value).sorted()
-            return values.isEmpty ? .nan : values[values.count / 2]
-        }
+        let rate = median(scenario.name, name, \.requestsPerSecond)
+        let cpu = median(scenario.name, name, \.cpuPerRequest)
+        let ratios = rawOf[name].map { raw in
+            String(format: "%.2f | %.2f", rate / median(scenario.name, raw, \.requestsPerSecond), cpu / median(scenario.name, raw, \.cpuPerRequest))
+        } ?? " | "
         print(String(
-            format: "| %@ | %@ | %.0f | %.0f | %.0f | %.0f |",
-            scenario.name, name, median(\.requestsPerSecond), median(\.p50) * 1e6, median(\.p99) * 1e6,
-            median(\.cpuPerRequest) * 1e6
+            format: "| %@ | %@ | %.0f | %.0f | %.0f | %.0f | %@ |",
+            scenario.name, name, rate, median(scenario.name, name, \.p50) * 1e6, median(scenario.name, name, \.p99) * 1e6,
+            cpu * 1e6, ratios
         ))
     }
 }

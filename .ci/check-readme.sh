@@ -19,6 +19,9 @@ awk -v dir="$work/blocks" '
 ' "$root/README.md"
 
 targets=""
+transportTargets=""
+transportWork="$root/.build/readme-check-transport"
+rm -rf "$transportWork/Sources"
 for block in "$work"/blocks/*.swift; do
     name="Snippet$(basename "$block" .swift)"
     if sed -n 2p "$block" | grep -q '^// swift-tools-version'; then
@@ -30,6 +33,18 @@ for block in "$work"/blocks/*.swift; do
             mkdir -p "$manifest/Sources/$target" "$manifest/Tests/$target"
         done
         swift package --package-path "$manifest" dump-package > /dev/null
+        continue
+    fi
+    if grep -q '^import RxNetworkKitAsyncHTTPClient' "$block"; then
+        # Needs the transport package: compiled in a package of its own below.
+        mkdir -p "$transportWork/Sources/$name"
+        {
+            echo "import Foundation"
+            echo "import RxNetworkKit"
+            cat "$block"
+        } > "$transportWork/Sources/$name/main.swift"
+        transportTargets="$transportTargets        .executableTarget(name: \"$name\", dependencies: [.product(name: \"RxNetworkKit\", package: \"RxNetworkKit\"), .product(name: \"RxNetworkKitAsyncHTTPClient\", package: \"RxNetworkKitAsyncHTTPClient\")]),
+"
         continue
     fi
     mkdir -p "$work/Sources/$name"
@@ -62,3 +77,24 @@ PACKAGE
 
 echo "README.md: $(ls "$work"/blocks | wc -l | tr -d ' ') swift blocks"
 swift build --package-path "$work" -Xswiftc -warnings-as-errors
+
+if [ -n "$transportTargets" ]; then
+    cat > "$transportWork/Package.swift" <<PACKAGE
+// swift-tools-version:6.0
+import PackageDescription
+let package = Package(
+    name: "ReadmeCheckTransport",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    dependencies: [
+        .package(name: "RxNetworkKit", path: "$root"),
+        .package(name: "RxNetworkKitAsyncHTTPClient", path: "$root/Transports/AsyncHTTPClient"),
+    ],
+    targets: [
+$transportTargets    ],
+    swiftLanguageModes: [.v6]
+)
+PACKAGE
+    echo "README.md: blocks that use Transports/AsyncHTTPClient: $(ls "$transportWork/Sources" | wc -l | tr -d ' ')"
+    # Built in the transport package's own build folder: its dependencies are built there already.
+    swift build --package-path "$transportWork" --scratch-path "$root/Transports/AsyncHTTPClient/.build" -Xswiftc -warnings-as-errors
+fi

@@ -23,6 +23,16 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        // The same requests over both transports: `swift run --package-path Transports/AsyncHTTPClient transport-demo`.
+        .executableTarget(
+            name: "transport-demo",
+            dependencies: [
+                "RxNetworkKitAsyncHTTPClient",
+                .product(name: "RxNetworkKit", package: "RxNetworkKit"),
+                .product(name: "RxTesting", package: "RxNetworkKit"),
+            ],
+            path: "Examples/TransportDemo"
+        ),
         .testTarget(
             name: "RxNetworkKitAsyncHTTPClientTests",
             dependencies: [

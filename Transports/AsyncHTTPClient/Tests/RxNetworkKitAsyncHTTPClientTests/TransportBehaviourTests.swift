@@ -53,6 +53,25 @@ final class TransportBehaviourTests: TransportTestCase {
         }
     }
 
+    func testPathsAndQueriesArriveExactlyAsEncoded() throws {
+        server.route(.get, "/users/a b/ü", .text("ok"))
+        let parameters: [String: Any?] = ["q": "a b&c=d", "name": "Zoë", "plus": "1+1", "slash": "x/y?z", "empty": "", "dropped": nil]
+        for kind in TransportKind.allCases {
+            server.resetRequests()
+            let single: Single<String> = makeClient(kind).rx.request(RawText(path: "/users/a b/ü"))
+            XCTAssertEqual(success(result(of: single), kind), "ok", "\(kind)")
+            let objects: Single<JSONValue> = makeClient(kind).rx.requestObject(path: "/echo", parameters: parameters)
+            _ = result(of: objects)
+            let seen = try XCTUnwrap(server.requests(to: "/echo").last, "\(kind)")
+            XCTAssertEqual(seen.queryValue("q"), "a b&c=d", "\(kind)")
+            XCTAssertEqual(seen.queryValue("name"), "Zoë", "\(kind)")
+            XCTAssertEqual(seen.queryValue("plus"), "1+1", "\(kind)")
+            XCTAssertEqual(seen.queryValue("slash"), "x/y?z", "\(kind)")
+            XCTAssertEqual(seen.queryValue("empty"), "", "\(kind)")
+            XCTAssertNil(seen.queryValue("dropped"), "\(kind)")
+        }
+    }
+
     func testHeadersWithCRLFAreRefusedBeforeSending() {
         for kind in TransportKind.allCases {
             for value in ["a\r\nX-Injected: 1", "a\nb", "a\rb", "a\u{0}b"] {

@@ -14,11 +14,7 @@ import RxCore
 /// busy inflating a large body, and disposing must return at once.
 // @unchecked Sendable: mutable state lives in one LockedState; the other properties are immutable.
 final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendable {
-    /// Where the response goes.
-    enum Delivery: Sendable {
-        case buffered(@Sendable (Result<HTTPResponse, any Error>) -> Void)
-        case streaming(@Sendable (Result<HTTPStreamPart, any Error>) -> Void)
-    }
+    typealias Delivery = TransportDelivery
 
     private struct State {
         var isFinished = false
@@ -60,8 +56,7 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
     }
 
     private var isStreaming: Bool {
-        if case .streaming = delivery { return true }
-        return false
+        delivery.isStreaming
     }
 
     deinit {
@@ -254,13 +249,13 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
     }
 
     private func finish(_ result: Result<HTTPResponse, any Error>?, cancelTask: Bool) {
-        let claim = state.withLock { state -> (won: Bool, deadline: DeadlineQueue.Token?) in
-            guard !state.isFinished else { return (false, nil) }
+        let claim = state.withLock { state -> (won: Bool, deadline: DeadlineQueue.Token?, headDelivered: Bool) in
+            guard !state.isFinished else { return (false, nil, false) }
             state.isFinished = true
             // The body is no longer needed here: a cut-off large body is released now.
             state.body = Data()
             defer { state.deadline = nil }
-            return (true, state.deadline)
+            return (true, state.deadline, state.headDelivered)
         }
         guard claim.won else { return }
         if let deadline = claim.deadline {
@@ -270,20 +265,6 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
             cancelQueue.async { [task] in task.cancel() }
         }
         guard let result else { return }
-        switch delivery {
-        case .buffered(let completion):
-            completion(result)
-        case .streaming(let receive):
-            switch result {
-            case .success(let response):
-                if !state.withLock({ $0.headDelivered }) {
-                    // A response URLSession never announced (a 3xx it did not follow): no body came.
-                    receive(.success(.head(HTTPResponseHead(statusCode: response.statusCode, headers: response.headers, url: response.url))))
-                }
-                receive(.success(.end))
-            case .failure(let error):
-                receive(.failure(error))
-            }
-        }
+        delivery.deliverEnd(result, headDelivered: claim.headDelivered)
     }
 }

@@ -19,11 +19,7 @@ import RxCore
 final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
     typealias Response = Void
 
-    /// Where the response goes.
-    enum Delivery: Sendable {
-        case buffered(@Sendable (Result<HTTPResponse, any Error>) -> Void)
-        case streaming(@Sendable (Result<HTTPStreamPart, any Error>) -> Void)
-    }
+    typealias Delivery = TransportDelivery
 
     /// The response head of the current hop.
     private struct Head: Sendable {
@@ -83,8 +79,7 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
     }
 
     private var isStreaming: Bool {
-        if case .streaming = delivery { return true }
-        return false
+        delivery.isStreaming
     }
 
     // MARK: Hops
@@ -240,7 +235,7 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
     }
 
     func didFinishRequest(task: AsyncHTTPClient.HTTPClient.Task<Void>) throws {
-        enum Step { case none, redirect(URLRequest), complete(Head, ByteBuffer, Int) }
+        enum Step { case none, redirect(URLRequest), complete(Head, ByteBuffer, Int), noHead }
         let step = state.withLockedValue { state -> Step in
             guard !state.isFinished else { return .none }
             if let next = state.redirect {
@@ -254,12 +249,16 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
                 state.task = nil
                 return .redirect(next)
             }
-            guard let head = state.head else { return .none }
+            guard let head = state.head else { return .noHead }
             return .complete(head, state.body, state.bodyCount)
         }
         switch step {
         case .none:
             return
+        case .noHead:
+            // Not seen from AsyncHTTPClient; never leave the caller waiting if it happens.
+            let error = RxHTTP.HTTPClientError(.invalidResponse, message: "the exchange ended without a response head", url: originalURL)
+            finish(.failure(error), cancelling: nil)
         case .redirect(let next):
             send(next)
         case .complete(let head, let body, let count):
@@ -320,19 +319,6 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
         claim.timer?.cancel()
         task?.cancel()
         guard let result else { return }
-        switch delivery {
-        case .buffered(let completion):
-            completion(result)
-        case .streaming(let receive):
-            switch result {
-            case .success(let response):
-                if !claim.headDelivered {
-                    receive(.success(.head(RxHTTP.HTTPResponseHead(statusCode: response.statusCode, headers: response.headers, url: response.url))))
-                }
-                receive(.success(.end))
-            case .failure(let error):
-                receive(.failure(error))
-            }
-        }
+        delivery.deliverEnd(result, headDelivered: claim.headDelivered)
     }
 }

@@ -40,6 +40,37 @@ final class EarlyResponseTests: LoopbackClientTestCase {
         }
         XCTAssertEqual(Resources.total, before, "the finished request and its exchange keep each other alive")
     }
+
+    func testAStreamWhoseHeadIsProcessedBeforeStreamReturnsKeepsFlowing() {
+        server.route(.get, "/stream", .stream([.text("one,"), .pause(0.2), .text("two")]))
+        let gate = ProcessingGate()
+        let client = HTTPClient(
+            baseURL: server.baseURL,
+            configuration: .init(timeout: 5),
+            plugins: [gate],
+            transport: SendReturnsAfterProcessingTransport(gate: gate)
+        )
+        let received = LockedBox(Data())
+        let ended = expectation(description: "stream ended")
+        // given a stream whose head the client accepted before the transport's `stream` returned
+        let subscription = client.rx.stream(StreamPath(path: "/stream")).subscribe(
+            onNext: { chunk in received.mutate { $0.append(chunk) } },
+            onError: { _ in ended.fulfill() },
+            onCompleted: { ended.fulfill() }
+        )
+        XCTAssertTrue(gate.sendReturnedAfterProcessingBegan, "the race was not staged")
+        gate.releaseProcessing()
+        // then the body still flows to its end: the exchange belongs to the stream, not to the
+        // attempt that the head already ended
+        wait(for: [ended], timeout: 3)
+        XCTAssertEqual(String(decoding: received.value, as: UTF8.self), "one,two")
+        subscription.dispose()
+    }
+}
+
+private struct StreamPath: Request {
+    typealias Response = Data
+    let path: String
 }
 
 /// Stages the race: the plugin's `process` (which runs after the client claimed the response)
@@ -67,14 +98,23 @@ private final class ProcessingGate: HTTPPlugin, Sendable {
     }
 }
 
-/// The real URLSession transport, except that `send` returns only once the client has begun
-/// processing the response.
+/// The real URLSession transport, except that `send` and `stream` return only once the client has
+/// begun processing the response (a stream's head).
 private struct SendReturnsAfterProcessingTransport: HTTPTransport {
     let gate: ProcessingGate
     let inner = URLSessionTransport(timeout: 5)
 
     func send(_ request: URLRequest, completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Disposable {
         let exchange = inner.send(request, completion: completion)
+        gate.waitForProcessing()
+        return exchange
+    }
+
+    func stream(
+        _ request: URLRequest, options: HTTPTransportOptions,
+        receive: @escaping @Sendable (Result<HTTPStreamPart, any Error>) -> Void
+    ) -> Disposable {
+        let exchange = inner.stream(request, options: options, receive: receive)
         gate.waitForProcessing()
         return exchange
     }

@@ -356,9 +356,11 @@ final class HTTPCall<Output>: ClientCall, CancellableCall, @unchecked Sendable {
             state.transportTask = task
             return true
         }
-        if !keep {
+        if !keep, plan.stream == nil {
             // Cancelled meanwhile (then this cancels the exchange), or already answered (then
-            // disposing a finished exchange does nothing).
+            // disposing a finished exchange does nothing). A stream's exchange is not the attempt's
+            // to cancel: its head may already have ended the attempt while the body still flows,
+            // and the pump it was attached to cancels it when the attempt or the stream is over.
             task.dispose()
         }
     }

@@ -10,15 +10,20 @@ import XCTest
 /// loopback answer while the sending thread is descheduled). The client must not then keep the
 /// finished exchange: it would hold the request, which holds the exchange, forever.
 final class EarlyResponseTests: LoopbackClientTestCase {
-    func testAResponseProcessedBeforeSendReturnsLeavesNothingAlive() {
-        server.route(.get, "/user", .json(#"{"id":1,"name":"a"}"#))
-        let gate = ProcessingGate()
-        let client = HTTPClient(
+    /// A client whose transport returns from `send`/`stream` only once `gate`'s plugin began processing.
+    private func gatedClient(_ gate: ProcessingGate) -> HTTPClient {
+        HTTPClient(
             baseURL: server.baseURL,
             configuration: .init(timeout: 5),
             plugins: [gate],
             transport: SendReturnsAfterProcessingTransport(gate: gate)
         )
+    }
+
+    func testAResponseProcessedBeforeSendReturnsLeavesNothingAlive() {
+        server.route(.get, "/user", .json(#"{"id":1,"name":"a"}"#))
+        let gate = ProcessingGate()
+        let client = gatedClient(gate)
         let before = Resources.total
         let box = ResultBox<User>()
         let done = expectation(description: "result")
@@ -44,12 +49,7 @@ final class EarlyResponseTests: LoopbackClientTestCase {
     func testAStreamWhoseHeadIsProcessedBeforeStreamReturnsKeepsFlowing() {
         server.route(.get, "/stream", .stream([.text("one,"), .pause(0.2), .text("two")]))
         let gate = ProcessingGate()
-        let client = HTTPClient(
-            baseURL: server.baseURL,
-            configuration: .init(timeout: 5),
-            plugins: [gate],
-            transport: SendReturnsAfterProcessingTransport(gate: gate)
-        )
+        let client = gatedClient(gate)
         let received = LockedBox(Data())
         let ended = expectation(description: "stream ended")
         // given a stream whose head the client accepted before the transport's `stream` returned

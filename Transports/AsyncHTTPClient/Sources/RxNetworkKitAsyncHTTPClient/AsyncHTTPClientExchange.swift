@@ -106,12 +106,13 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
         if isStreaming {
             headTimer = task.eventLoop.scheduleTask(deadline: deadline) { [weak self] in self?.headTimedOut() }
         }
-        let stored = state.withLockedValue { state -> Bool in
-            guard !state.isFinished else { return false }
-            state.task = task
-            state.headTimer = headTimer
-            return true
+        let (stored, replacedTimer) = state.withLockedValue { state -> (Bool, Scheduled<Void>?) in
+            guard !state.isFinished else { return (false, nil) }
+            // A redirect hop's timer replaces the previous hop's (same deadline).
+            defer { state.task = task; state.headTimer = headTimer }
+            return (true, state.headTimer)
         }
+        replacedTimer?.cancel()
         if !stored {
             headTimer?.cancel()
             task.cancel()

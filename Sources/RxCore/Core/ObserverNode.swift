@@ -26,6 +26,13 @@ class ObserverNode<Element>: @unchecked Sendable {
     @usableFromInline
     var isDetached: Bool { false }
 
+    /// Called when the source this node observes was freed without terminating (a subject that
+    /// nothing references any more): no event will ever come. A subscriber that keeps itself alive
+    /// until its subscription ends lets go then, and a sink with no other source passes it on, so
+    /// that the chain is freed as the subject was (RxSwift frees it too). Nothing is disposed.
+    @usableFromInline
+    func sourceWasAbandoned() {}
+
     @inlinable
     final func on(_ event: Event<Element>) {
         switch event {

@@ -80,4 +80,11 @@ class HandledSubscriber<Element>: SubscriptionNode<Element>, @unchecked Sendable
         handle.release()
         super.didDispose()
     }
+
+    override func sourceWasAbandoned() {
+        // Nothing can end this subscription any more; it stops keeping itself alive.
+        if abandonUpstream() {
+            handle.release()
+        }
+    }
 }

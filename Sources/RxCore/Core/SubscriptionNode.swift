@@ -89,6 +89,18 @@ class SubscriptionNode<Input>: ObserverNode<Input>, Cancelable, @unchecked Senda
     /// (timers, inner subscriptions) and call super.
     @usableFromInline
     func didDispose() {}
+
+    /// Ends this node without disposing anything, because its only source was freed without
+    /// terminating: lets go of the upstream (which holds this node as its observer: a cycle nothing
+    /// else would break) and marks the node disposed. Returns false if it had already ended.
+    final func abandonUpstream() -> Bool {
+        let old = lifecycle.bitwiseOr(Self.disposedFlag, ordering: .acquiringAndReleasing).oldValue
+        guard old & Self.disposedFlag == 0 else { return false }
+        if old & Self.upstreamSetFlag != 0 {
+            upstream = nil
+        }
+        return true
+    }
 }
 
 /// A node that forwards to one downstream observer: the base of every operator sink.

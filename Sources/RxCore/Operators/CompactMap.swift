@@ -57,4 +57,10 @@ final class CompactMapSink<Source, Result>: Sink<Source, Result>, @unchecked Sen
     override func onCompleted() {
         forwardCompleted()
     }
+
+    override func sourceWasAbandoned() {
+        if abandonUpstream() {
+            downstream.sourceWasAbandoned()
+        }
+    }
 }

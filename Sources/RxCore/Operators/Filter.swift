@@ -54,4 +54,10 @@ final class FilterSink<Element>: Sink<Element, Element>, @unchecked Sendable {
     override func onCompleted() {
         forwardCompleted()
     }
+
+    override func sourceWasAbandoned() {
+        if abandonUpstream() {
+            downstream.sourceWasAbandoned()
+        }
+    }
 }

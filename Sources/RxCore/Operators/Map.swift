@@ -67,4 +67,10 @@ final class MapSink<Source, Result>: Sink<Source, Result>, @unchecked Sendable {
     override func onCompleted() {
         forwardCompleted()
     }
+
+    override func sourceWasAbandoned() {
+        if abandonUpstream() {
+            downstream.sourceWasAbandoned()
+        }
+    }
 }

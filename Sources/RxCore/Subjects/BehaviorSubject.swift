@@ -25,6 +25,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, @unchecked Sen
     }
 
     deinit {
+        state.withLock { $0.observers.removeAll() }.ownerDidDeinit()
         Resources.decrementTotal()
     }
 

@@ -24,6 +24,7 @@ public final class PublishSubject<Element>: Observable<Element>, @unchecked Send
     }
 
     deinit {
+        state.withLock { $0.observers.removeAll() }.ownerDidDeinit()
         Resources.decrementTotal()
     }
 

@@ -25,6 +25,7 @@ public final class ReplaySubject<Element>: Observable<Element>, @unchecked Senda
     }
 
     deinit {
+        state.withLock { $0.observers.removeAll() }.ownerDidDeinit()
         Resources.decrementTotal()
     }
 

@@ -14,10 +14,13 @@ protocol SubjectObserverRemoving: AnyObject, Sendable {
 /// code). Delivery checks the `disposed` flag before every event, so once `dispose()` has returned
 /// on a thread, that thread never delivers to the observer again, even from a snapshot of observers
 /// taken before (an observer that disposes another in its `onNext`, say).
-// @unchecked Sendable: `key` and `owner` are immutable; `disposed` is atomic.
+// @unchecked Sendable: `key` and `owner` are immutable (`owner` is a weak reference); `disposed` is
+// atomic.
 class SubjectSubscriptionBase: Cancelable, @unchecked Sendable {
     let key: Int
-    private let owner: SubjectObserverRemoving
+    // Weak: the subject's registry holds this subscription, so a strong reference back would keep
+    // a subject that nothing else references alive for as long as it has a subscriber.
+    private weak let owner: (any SubjectObserverRemoving)?
     private let disposed = Atomic<Bool>(false)
 
     init(key: Int, owner: SubjectObserverRemoving) {
@@ -42,14 +45,21 @@ class SubjectSubscriptionBase: Cancelable, @unchecked Sendable {
 
     final func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        owner.removeObserver(forKey: key)
+        owner?.removeObserver(forKey: key)
     }
+
+    /// Called by the owning subject's deinit on every subscription still registered: no event can
+    /// reach it any more, so it lets go of its observer, which may hold this subscription as its
+    /// upstream (a cycle nothing else would break).
+    func ownerDidDeinit() {}
 }
 
 /// The subscription of one observer of elements of type `Element`.
-// @unchecked Sendable: adds only the immutable `observer` to its base.
+// @unchecked Sendable: adds `observer`, written only at init and by `ownerDidDeinit`, which runs in
+// the subject's deinit: no delivery (all of which run inside a method of the live subject) can
+// overlap it.
 final class SubjectSubscription<Element>: SubjectSubscriptionBase, @unchecked Sendable {
-    let observer: ObserverNode<Element>
+    private(set) nonisolated(unsafe) var observer: ObserverNode<Element>?
 
     init(key: Int, observer: ObserverNode<Element>, owner: SubjectObserverRemoving) {
         self.observer = observer
@@ -57,8 +67,14 @@ final class SubjectSubscription<Element>: SubjectSubscriptionBase, @unchecked Se
     }
 
     /// Sends `event` unless the subscription was disposed.
+    override func ownerDidDeinit() {
+        let abandoned = observer
+        observer = nil
+        abandoned?.sourceWasAbandoned()
+    }
+
     func deliver(_ event: Event<Element>) {
-        guard !isDisposedRelaxed else { return }
+        guard !isDisposedRelaxed, let observer else { return }
         switch event {
         case .next(let element): observer.onNext(element)
         case .error(let error): observer.onError(error)
@@ -101,6 +117,13 @@ enum SubjectLifecycle {
 }
 
 extension ContiguousArray where Element == SubjectSubscriptionBase {
+    /// Lets every subscription of a subject that is being deinitialised go of its observer.
+    func ownerDidDeinit() {
+        for subscription in self {
+            subscription.ownerDidDeinit()
+        }
+    }
+
     /// Sends `element` to every observer of a snapshot; called after unlocking.
     @inline(__always)
     func deliverNext<Value>(_ element: Value) {
@@ -111,7 +134,7 @@ extension ContiguousArray where Element == SubjectSubscriptionBase {
                 Unmanaged.passUnretained(subscriptions[index])._withUnsafeGuaranteedRef { subscription in
                     guard !subscription.isDisposedRelaxed else { return }
                     // Every subscription of a subject of `Value` is a SubjectSubscription<Value>.
-                    unsafeDowncast(subscription, to: SubjectSubscription<Value>.self).observer.onNext(element)
+                    unsafeDowncast(subscription, to: SubjectSubscription<Value>.self).observer?.onNext(element)
                 }
             }
         }

@@ -23,26 +23,34 @@ extension ObservableType {
         ConnectableObservable(source: asObservable(), makeSubject: { MulticastSubject(makeSubject()) })
     }
 
-    /// `multicast(PublishSubject())`: subscribers get the events sent after they subscribe.
+    /// `multicast { PublishSubject() }`: subscribers get the events sent after they subscribe.
+    ///
+    /// Each connection has its own subject, as in RxSwift: once a connection is disposed or its
+    /// source terminated, its subscribers hear nothing from a later connection.
     ///
     /// - Returns: A connectable sequence.
     public func publish() -> ConnectableObservable<Element> {
-        multicast(PublishSubject<Element>())
+        multicast(makeSubject: { PublishSubject<Element>() })
     }
 
-    /// `multicast(ReplaySubject.create(bufferSize:))`: subscribers first get the last
-    /// `bufferSize` elements.
+    /// `multicast { ReplaySubject.create(bufferSize:) }`: subscribers first get the last
+    /// `bufferSize` elements of the current connection.
+    ///
+    /// Each connection has its own subject, so a new connection starts with an empty buffer.
     ///
     /// - Parameter bufferSize: How many elements to replay.
     /// - Returns: A connectable sequence.
     public func replay(_ bufferSize: Int) -> ConnectableObservable<Element> {
-        multicast(ReplaySubject<Element>.create(bufferSize: bufferSize))
+        multicast(makeSubject: { ReplaySubject<Element>.create(bufferSize: bufferSize) })
     }
 
-    /// `multicast(ReplaySubject.createUnbound())`: subscribers first get every element so far.
+    /// `multicast { ReplaySubject.createUnbound() }`: subscribers first get every element of the
+    /// current connection so far.
+    ///
+    /// Each connection has its own subject, so a new connection starts with an empty buffer.
     ///
     /// - Returns: A connectable sequence.
     public func replayAll() -> ConnectableObservable<Element> {
-        multicast(ReplaySubject<Element>.createUnbound())
+        multicast(makeSubject: { ReplaySubject<Element>.createUnbound() })
     }
 }

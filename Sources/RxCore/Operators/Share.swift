@@ -21,9 +21,9 @@ extension ObservableType {
         case (.whileConnected, _):
             return multicast(makeSubject: { ReplaySubject<Element>.create(bufferSize: replay) }).refCount()
         case (.forever, ...0):
-            return publish().refCount()
+            return multicast(PublishSubject<Element>()).refCount()
         case (.forever, _):
-            return self.replay(replay).refCount()
+            return multicast(ReplaySubject<Element>.create(bufferSize: replay)).refCount()
         }
     }
 }

@@ -3,6 +3,50 @@ import RxTesting
 import XCTest
 
 final class DoTests: RxTestCase {
+    func testOnDisposeComesAfterTheSourceDisposedAndOnSubscribedWhenTheSourceEndsDuringSubscribe() {
+        var log: [String] = []
+        let source = Observable<Int>.create { observer in
+            observer.onCompleted()
+            return Disposables.create { log.append("sourceDispose") }
+        }
+        _ = source.do(
+            onSubscribe: { log.append("doOnSubscribe") },
+            onSubscribed: { log.append("doOnSubscribed") },
+            onDispose: { log.append("doOnDispose") }
+        ).subscribe()
+        XCTAssertEqual(log, ["doOnSubscribe", "sourceDispose", "doOnSubscribed", "doOnDispose"])
+    }
+
+    func testOnDisposeComesAfterTheSourceDisposedWhenTheSourceEndsLater() {
+        var log: [String] = []
+        let subject = PublishSubject<Int>()
+        let source = Observable<Int>.create { observer in
+            let inner = subject.subscribe(observer)
+            return Disposables.create {
+                inner.dispose()
+                log.append("sourceDispose")
+            }
+        }
+        _ = source.do(
+            onSubscribed: { log.append("doOnSubscribed") },
+            onDispose: { log.append("doOnDispose") }
+        ).subscribe()
+        subject.onCompleted()
+        XCTAssertEqual(log, ["doOnSubscribed", "sourceDispose", "doOnDispose"])
+    }
+
+    func testOnDisposeRunsOnceWhenDisposedByTheSubscriberInVirtualTime() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(310, 2)])
+        var disposedAt: [TestTime] = []
+        let res = scheduler.start(disposed: 300) {
+            xs.do(onDispose: { disposedAt.append(scheduler.clock) })
+        }
+        XCTAssertEqual(res.events, [.next(210, 1)])
+        XCTAssertEqual(disposedAt, [300])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
+    }
+
     func testHandlersRunAroundEachEventInOrder() {
         var log: [String] = []
         let source = Observable.of(1, 2).do(
@@ -23,8 +67,8 @@ final class DoTests: RxTestCase {
             "onSubscribe",
             "onNext 1", "next 1", "afterNext 1",
             "onNext 2", "next 2", "afterNext 2",
-            "onCompleted", "completed", "afterCompleted", "onDispose",
-            "onSubscribed",
+            "onCompleted", "completed", "afterCompleted",
+            "onSubscribed", "onDispose",
         ])
     }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension ObservableType {
     /// Runs side effects at points of the subscription's life, leaving the events unchanged.
     ///
@@ -72,13 +74,23 @@ final class DoObservable<Element>: Observable<Element>, @unchecked Sendable {
         let sink = DoSink(handlers: handlers, downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         handlers.onSubscribed?()
+        sink.subscribeDidReturn()
         return sink
     }
 }
 
-// @unchecked Sendable: `handlers` is immutable; state is the atomic lifecycle word of Sink.
+// @unchecked Sendable: `handlers` is immutable; state is the atomic lifecycle word of Sink and the
+// atomic `phase`.
 final class DoSink<Element>: Sink<Element, Element>, @unchecked Sendable {
+    private static var subscribing: Int { 0 }
+    private static var subscribed: Int { 1 }
+    private static var disposedWhileSubscribing: Int { 2 }
+
     private let handlers: DoHandlers<Element>
+    /// Whether `subscribe` has returned: `onDispose` always comes after `onSubscribed` and after
+    /// the source's own disposal, also when the source terminated while it was being subscribed
+    /// (RxSwift's order: source disposed, `onSubscribed`, `onDispose`).
+    private let phase = Atomic<Int>(DoSink.subscribing)
 
     init(handlers: DoHandlers<Element>, downstream: ObserverNode<Element>) {
         self.handlers = handlers
@@ -124,8 +136,26 @@ final class DoSink<Element>: Sink<Element, Element>, @unchecked Sendable {
         dispose()
     }
 
+    override func sourceWasAbandoned() {
+        if abandonUpstream() {
+            downstream.sourceWasAbandoned()
+        }
+    }
+
+    /// Called once the source's subscription is in place and `onSubscribed` ran.
+    func subscribeDidReturn() {
+        if phase.exchange(Self.subscribed, ordering: .acquiringAndReleasing) == Self.disposedWhileSubscribing {
+            handlers.onDispose?()
+        }
+    }
+
     override func didDispose() {
-        handlers.onDispose?()
+        let deferred = phase.compareExchange(
+            expected: Self.subscribing, desired: Self.disposedWhileSubscribing, ordering: .acquiringAndReleasing
+        ).exchanged
+        if !deferred {
+            handlers.onDispose?()
+        }
         super.didDispose()
     }
 }

@@ -41,15 +41,32 @@ final class CombineLatestTests: RxTestCase {
         subscription.dispose()
     }
 
-    func testCompletesAtOnceWhenASourceCompletesWithoutEverEmitting() {
+    func testASourceCompletingWithoutEmittingLeavesTheOthersSubscribedUntilTheyCanNeverCombine() {
         let left = ThreadSafeSource<Int>()
         let right = ThreadSafeSource<Int>()
         let recorder = GrammarRecorder<(Int, Int)>()
         let subscription = recorder.subscribe(Observable.combineLatest(left.observable, right.observable))
         left.onNext(1)
         right.onCompleted()
-        XCTAssertTrue(recorder.isCompleted)
+        XCTAssertFalse(recorder.isCompleted, "RxSwift completes only once every source completed")
+        XCTAssertEqual(left.disposals, 0)
+        left.onNext(2)
+        XCTAssertTrue(recorder.isCompleted, "an element no combination can include ends the sequence")
         XCTAssertEqual(left.disposals, 1)
+        XCTAssertTrue(recorder.elements.isEmpty)
+        recorder.assertGrammar()
+        subscription.dispose()
+    }
+
+    func testCompletesWhenEverySourceCompletedEvenIfOneNeverEmitted() {
+        let left = ThreadSafeSource<Int>()
+        let right = ThreadSafeSource<Int>()
+        let recorder = GrammarRecorder<(Int, Int)>()
+        let subscription = recorder.subscribe(Observable.combineLatest(left.observable, right.observable))
+        right.onCompleted()
+        XCTAssertFalse(recorder.isCompleted)
+        left.onCompleted()
+        XCTAssertTrue(recorder.isCompleted)
         recorder.assertGrammar()
         subscription.dispose()
     }
@@ -123,7 +140,7 @@ final class CombineLatestTests: RxTestCase {
         XCTAssertEqual(sums, [6, 10])
     }
 
-    func testCollectionFormCombinesIntoArraysAndAnEmptyCollectionCompletesAtOnce() {
+    func testCollectionFormCombinesIntoArraysAndAnEmptyCollectionEmitsOneEmptyArray() {
         let sources = (0..<3).map { _ in ThreadSafeSource<Int>() }
         let recorder = GrammarRecorder<[Int]>()
         let subscription = recorder.subscribe(Observable.combineLatest(sources.map(\.observable)))
@@ -145,16 +162,20 @@ final class CombineLatestTests: RxTestCase {
         var events: [String] = []
         _ = Observable<Int>.combineLatest([Observable<Int>]())
             .subscribe(onNext: { events.append("\($0)") }, onCompleted: { events.append("completed") })
-        XCTAssertEqual(events, ["completed"])
+        XCTAssertEqual(events, ["[]", "completed"], "RxSwift: the combination of no sources is []")
     }
 
-    func testCollectionFormCompletesWhenASourceCompletesEmptyAndFailsOnAnError() {
+    func testCollectionFormCompletesWhenAnElementCanNeverCombineAndFailsOnAnError() {
         let sources = (0..<3).map { _ in ThreadSafeSource<Int>() }
         let recorder = GrammarRecorder<[Int]>()
         let subscription = recorder.subscribe(Observable.combineLatest(sources.map(\.observable)))
         sources[0].onNext(1)
         sources[1].onCompleted()
-        XCTAssertTrue(recorder.isCompleted)
+        sources[2].onCompleted()
+        XCTAssertFalse(recorder.isCompleted)
+        XCTAssertTrue(sources[0].isSubscribed)
+        sources[0].onNext(2)
+        XCTAssertTrue(recorder.isCompleted, "no combination can include the element: every other source completed")
         XCTAssertTrue(sources.allSatisfy { !$0.isSubscribed })
         subscription.dispose()
 

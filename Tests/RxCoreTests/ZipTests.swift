@@ -74,6 +74,9 @@ final class ZipTests: RxTestCase {
         XCTAssertEqual(four.elements, [1234, 2345, 3456])
         forThree[2].onCompleted()
         forFour[3].onCompleted()
+        XCTAssertFalse(three.isCompleted, "RxSwift's zip waits while the other sources are live")
+        forThree.forEach { $0.onCompleted() }
+        forFour.forEach { $0.onCompleted() }
         XCTAssertTrue(three.isCompleted)
         XCTAssertTrue(four.isCompleted)
         three.assertGrammar()
@@ -86,7 +89,7 @@ final class ZipTests: RxTestCase {
         }
     }
 
-    func testCompletesAtOnceWhenASourceCompletesWithAnEmptyBufferAndDisposesTheOthers() {
+    func testASourceCompletingWithAnEmptyBufferLeavesTheOthersSubscribedUntilAnElementCanNeverPair() {
         let left = ThreadSafeSource<Int>()
         let right = ThreadSafeSource<Int>()
         let recorder = GrammarRecorder<(Int, Int)>()
@@ -97,14 +100,16 @@ final class ZipTests: RxTestCase {
         right.onNext(20)
         left.onCompleted()
         XCTAssertEqual(recorder.elements.map(\.1), [10])
-        XCTAssertTrue(recorder.isCompleted, "left has completed and has no element left to pair")
-        XCTAssertEqual(right.disposals, 1, "the other source is disposed on completion")
+        XCTAssertFalse(recorder.isCompleted, "RxSwift completes once every source completed")
+        XCTAssertEqual(right.disposals, 0)
         right.onNext(30)
+        XCTAssertTrue(recorder.isCompleted, "every other source completed: 30 can never be paired")
+        XCTAssertEqual(right.disposals, 1, "the other source is disposed on completion")
         recorder.assertGrammar()
         subscription.dispose()
     }
 
-    func testCompletesRightAfterTheTupleThatTakesTheLastElementOfACompletedSource() {
+    func testAfterTheLastBufferedPairOfACompletedSourceZipWaitsForTheOthersToComplete() {
         let left = ThreadSafeSource<Int>()
         let right = ThreadSafeSource<Int>()
         let recorder = GrammarRecorder<(Int, Int)>()
@@ -115,9 +120,11 @@ final class ZipTests: RxTestCase {
         left.onCompleted()
         XCTAssertFalse(recorder.isCompleted, "two buffered elements can still be paired")
         right.onNext(10)
-        XCTAssertFalse(recorder.isCompleted)
         right.onNext(20)
         XCTAssertEqual(recorder.elements.map { $0.0 * 100 + $0.1 }, [110, 220])
+        XCTAssertFalse(recorder.isCompleted)
+        XCTAssertEqual(right.disposals, 0)
+        right.onCompleted()
         XCTAssertTrue(recorder.isCompleted)
         XCTAssertEqual(right.disposals, 1)
         recorder.assertGrammar()
@@ -182,13 +189,15 @@ final class ZipTests: RxTestCase {
         XCTAssertEqual(right.disposals, 1)
     }
 
-    func testASourceThatCompletesEmptyDuringSubscribeSkipsTheRest() {
-        let never = ThreadSafeSource<Int>()
+    func testASourceThatCompletesEmptyDuringSubscribeStillLetsTheOthersRun() {
+        let other = ThreadSafeSource<Int>()
         var completed = 0
-        let subscription = Observable.zip(Observable<Int>.empty(), never.observable)
+        let subscription = Observable.zip(Observable<Int>.empty(), other.observable)
             .subscribe(onCompleted: { completed += 1 })
+        XCTAssertEqual(completed, 0)
+        XCTAssertEqual(other.subscriptions, 1, "as in RxSwift, the other sources are subscribed")
+        other.onCompleted()
         XCTAssertEqual(completed, 1)
-        XCTAssertEqual(never.subscriptions, 0, "zip is over before the second source would be subscribed")
         subscription.dispose()
     }
 
@@ -240,7 +249,11 @@ final class ZipTests: RxTestCase {
         XCTAssertEqual(recorder.elements, [[0, 1, 2, 3, 4], [10, 11, 12, 13, 14], [20, 21, 22, 23, 24]])
         sources[0].onNext(30)
         sources[3].onCompleted()
-        XCTAssertTrue(recorder.isCompleted)
+        XCTAssertFalse(recorder.isCompleted, "RxSwift's zip waits while the other sources are live")
+        sources[1...].forEach { $0.onCompleted() }
+        XCTAssertFalse(recorder.isCompleted, "completions alone end zip only once every source completed")
+        sources[0].onNext(40)
+        XCTAssertTrue(recorder.isCompleted, "every other source completed: 40 can never be paired")
         XCTAssertTrue(sources.allSatisfy { !$0.isSubscribed })
         recorder.assertGrammar()
         subscription.dispose()

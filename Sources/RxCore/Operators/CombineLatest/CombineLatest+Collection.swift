@@ -3,12 +3,13 @@ extension ObservableType {
     /// emitted; the elements are passed to `resultSelector` in the order of `sources`.
     ///
     /// - Parameters:
-    ///   - sources: The sources; an empty collection gives a sequence that completes at once.
+    ///   - sources: The sources; for an empty collection the result is `resultSelector([])`, then
+    ///     completion (as in RxSwift).
     ///   - resultSelector: Builds a result from the latest elements; an error it throws terminates
     ///     the sequence with that error.
-    /// - Returns: A sequence that completes when every source has completed (or at once when a
-    ///   source completes without having emitted), and fails, disposing every source, as soon as one
-    ///   of them fails.
+    /// - Returns: A sequence that completes when every source has completed (or when an element
+    ///   arrives that no combination can include, every other source having completed), and fails,
+    ///   disposing every source, as soon as one of them fails.
     /// - Note: The sources may emit concurrently; the result's events are serialized and arrive on
     ///   the thread of one of the sources, as do the calls to `resultSelector`.
     public static func combineLatest<Sources: Collection>(
@@ -20,7 +21,7 @@ extension ObservableType {
 
     /// Combines the latest element of every source into an array, in the order of `sources`.
     ///
-    /// - Parameter sources: The sources; an empty collection gives a sequence that completes at once.
+    /// - Parameter sources: The sources; an empty collection gives `[]`, then completion.
     /// - Returns: See `combineLatest(_:resultSelector:)`.
     /// - Note: The sources may emit concurrently; the result's events are serialized.
     public static func combineLatest<Sources: Collection>(
@@ -42,7 +43,13 @@ final class CombineLatestCollectionObservable<SourceElement, Result>: Observable
 
     override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
         guard !sources.isEmpty else {
-            observer.onCompleted()
+            // RxSwift's rule: the combination of no sources is one empty combination.
+            do {
+                observer.onNext(try resultSelector([]))
+                observer.onCompleted()
+            } catch {
+                observer.onError(error)
+            }
             return NopDisposable.shared
         }
         let sink = CombineLatestCollectionSink(

@@ -7,9 +7,9 @@ extension ObservableType {
     ///   - source2: The second source.
     ///   - resultSelector: Builds a result from the latest element of each source; an error it
     ///     throws terminates the sequence with that error.
-    /// - Returns: A sequence that completes when every source has completed (or at once when a
-    ///   source completes without having emitted, since no combination can be formed then), and
-    ///   fails, disposing every source, as soon as one of them fails.
+    /// - Returns: A sequence that completes when every source has completed, or when an element
+    ///   arrives that no combination can include (every other source completed, one without a
+    ///   value), as RxSwift's does; it fails, disposing every source, as soon as one of them fails.
     /// - Note: The sources may emit on different threads, even concurrently; the result's events are
     ///   serialized (never concurrent, never re-entrant) and arrive on the thread of one of the
     ///   sources. `resultSelector` runs on that thread too, never concurrently with itself.
@@ -29,8 +29,8 @@ extension ObservableType {
     ///   - source3: The third source.
     ///   - resultSelector: Builds a result from the latest elements; an error it throws terminates
     ///     the sequence with that error.
-    /// - Returns: A sequence that completes when every source has completed (or at once when a
-    ///   source completes without having emitted), and fails, disposing every source, as soon as one
+    /// - Returns: A sequence that completes when every source has completed, or when an element
+    ///   arrives that no combination can include, and fails, disposing every source, as soon as one
     ///   of them fails.
     /// - Note: The sources may emit concurrently; the result's events (and the calls to
     ///   `resultSelector`) are serialized and arrive on the thread of one of the sources.
@@ -55,8 +55,8 @@ extension ObservableType {
     ///   - source4: The fourth source.
     ///   - resultSelector: Builds a result from the latest elements; an error it throws terminates
     ///     the sequence with that error.
-    /// - Returns: A sequence that completes when every source has completed (or at once when a
-    ///   source completes without having emitted), and fails, disposing every source, as soon as one
+    /// - Returns: A sequence that completes when every source has completed, or when an element
+    ///   arrives that no combination can include, and fails, disposing every source, as soon as one
     ///   of them fails.
     /// - Note: The sources may emit concurrently; the result's events (and the calls to
     ///   `resultSelector`) are serialized and arrive on the thread of one of the sources.
@@ -81,8 +81,8 @@ extension ObservableType where Element == Any {
     /// - Parameters:
     ///   - source1: The first source.
     ///   - source2: The second source.
-    /// - Returns: A sequence that completes when every source has completed (or at once when a
-    ///   source completes without having emitted), and fails, disposing every source, as soon as one
+    /// - Returns: A sequence that completes when every source has completed, or when an element
+    ///   arrives that no combination can include, and fails, disposing every source, as soon as one
     ///   of them fails.
     /// - Note: The sources may emit concurrently; the result's events are serialized and arrive on
     ///   the thread of one of the sources.
@@ -99,8 +99,8 @@ extension ObservableType where Element == Any {
     ///   - source1: The first source.
     ///   - source2: The second source.
     ///   - source3: The third source.
-    /// - Returns: A sequence that completes when every source has completed (or at once when a
-    ///   source completes without having emitted), and fails, disposing every source, as soon as one
+    /// - Returns: A sequence that completes when every source has completed, or when an element
+    ///   arrives that no combination can include, and fails, disposing every source, as soon as one
     ///   of them fails.
     /// - Note: The sources may emit concurrently; the result's events are serialized and arrive on
     ///   the thread of one of the sources.
@@ -122,8 +122,8 @@ extension ObservableType where Element == Any {
     ///   - source2: The second source.
     ///   - source3: The third source.
     ///   - source4: The fourth source.
-    /// - Returns: A sequence that completes when every source has completed (or at once when a
-    ///   source completes without having emitted), and fails, disposing every source, as soon as one
+    /// - Returns: A sequence that completes when every source has completed, or when an element
+    ///   arrives that no combination can include, and fails, disposing every source, as soon as one
     ///   of them fails.
     /// - Note: The sources may emit concurrently; the result's events are serialized and arrive on
     ///   the thread of one of the sources.

@@ -16,13 +16,6 @@ final class CombineLatest2Sink<E1, E2, Result>: DrainingSink<Never, Result>, @un
         var hasCombination: Bool {
             @inline(__always) get { !latest1.isEmpty && !latest2.isEmpty }
         }
-
-        func hasValue(_ index: Int) -> Bool {
-            switch index {
-            case 0: return !latest1.isEmpty
-            default: return !latest2.isEmpty
-            }
-        }
     }
 
     private let state = LockedState.make(State())
@@ -43,26 +36,30 @@ final class CombineLatest2Sink<E1, E2, Result>: DrainingSink<Never, Result>, @un
 
     private func next1(_ element: E1) {
         withTupleSlots { slot1, slot2 in
-            let claimed = state.withLock { state -> Bool in
-                guard !state.progress.isStopped else { return false }
+            let claim = state.withLock { state -> ZipClaim in
+                guard !state.progress.isStopped else { return .none }
                 state.latest1.replaceAll(with: element)
-                return claimCombination(&state, slot1, slot2)
+                return claimCombination(&state, 0, slot1, slot2)
             }
-            if claimed, deliver(slot1, slot2) {
-                releaseEmission()
+            switch claim {
+            case .tuple: if deliver(slot1, slot2) { releaseEmission() }
+            case .ended: signal()
+            case .none: break
             }
         }
     }
 
     private func next2(_ element: E2) {
         withTupleSlots { slot1, slot2 in
-            let claimed = state.withLock { state -> Bool in
-                guard !state.progress.isStopped else { return false }
+            let claim = state.withLock { state -> ZipClaim in
+                guard !state.progress.isStopped else { return .none }
                 state.latest2.replaceAll(with: element)
-                return claimCombination(&state, slot1, slot2)
+                return claimCombination(&state, 1, slot1, slot2)
             }
-            if claimed, deliver(slot1, slot2) {
-                releaseEmission()
+            switch claim {
+            case .tuple: if deliver(slot1, slot2) { releaseEmission() }
+            case .ended: signal()
+            case .none: break
             }
         }
     }
@@ -81,15 +78,17 @@ final class CombineLatest2Sink<E1, E2, Result>: DrainingSink<Never, Result>, @un
     /// combination and either copies it into the slots (this caller took the emission right: true)
     /// or queues it for the drain loop.
     @inline(__always)
-    private func claimCombination(_ state: inout State, _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>) -> Bool {
-        guard state.hasCombination else { return false }
+    private func claimCombination(_ state: inout State, _ index: Int, _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>) -> ZipClaim {
+        guard state.hasCombination else {
+            return state.progress.elementFoundNoCombination(at: index) ? .ended : .none
+        }
         if pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
             slot1.initializeElement(at: 0, to: state.latest1.peekFirst())
             slot2.initializeElement(at: 0, to: state.latest2.peekFirst())
-            return true
+            return .tuple
         }
         state.queue.append((state.latest1.peekFirst(), state.latest2.peekFirst()))
-        return false
+        return .none
     }
 
     /// Sends the selector's result; false if the selector threw and the sequence ended.
@@ -132,7 +131,7 @@ final class CombineLatest2Sink<E1, E2, Result>: DrainingSink<Never, Result>, @un
 
     func sourceCompleted(_ index: Int) {
         let ended = state.withLock { state in
-            state.progress.sourceCompleted(index, hasValue: state.hasValue(index))
+            state.progress.sourceCompleted(index)
         }
         if ended {
             signal()

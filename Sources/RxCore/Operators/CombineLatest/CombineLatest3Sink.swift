@@ -11,14 +11,6 @@ final class CombineLatest3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>,
         var hasCombination: Bool {
             @inline(__always) get { !latest1.isEmpty && !latest2.isEmpty && !latest3.isEmpty }
         }
-
-        func hasValue(_ index: Int) -> Bool {
-            switch index {
-            case 0: return !latest1.isEmpty
-            case 1: return !latest2.isEmpty
-            default: return !latest3.isEmpty
-            }
-        }
     }
 
     private let state = LockedState.make(State())
@@ -41,39 +33,45 @@ final class CombineLatest3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>,
 
     private func next1(_ element: E1) {
         withTupleSlots { slot1, slot2, slot3 in
-            let claimed = state.withLock { state -> Bool in
-                guard !state.progress.isStopped else { return false }
+            let claim = state.withLock { state -> ZipClaim in
+                guard !state.progress.isStopped else { return .none }
                 state.latest1.replaceAll(with: element)
-                return claimCombination(&state, slot1, slot2, slot3)
+                return claimCombination(&state, 0, slot1, slot2, slot3)
             }
-            if claimed, deliver(slot1, slot2, slot3) {
-                releaseEmission()
+            switch claim {
+            case .tuple: if deliver(slot1, slot2, slot3) { releaseEmission() }
+            case .ended: signal()
+            case .none: break
             }
         }
     }
 
     private func next2(_ element: E2) {
         withTupleSlots { slot1, slot2, slot3 in
-            let claimed = state.withLock { state -> Bool in
-                guard !state.progress.isStopped else { return false }
+            let claim = state.withLock { state -> ZipClaim in
+                guard !state.progress.isStopped else { return .none }
                 state.latest2.replaceAll(with: element)
-                return claimCombination(&state, slot1, slot2, slot3)
+                return claimCombination(&state, 1, slot1, slot2, slot3)
             }
-            if claimed, deliver(slot1, slot2, slot3) {
-                releaseEmission()
+            switch claim {
+            case .tuple: if deliver(slot1, slot2, slot3) { releaseEmission() }
+            case .ended: signal()
+            case .none: break
             }
         }
     }
 
     private func next3(_ element: E3) {
         withTupleSlots { slot1, slot2, slot3 in
-            let claimed = state.withLock { state -> Bool in
-                guard !state.progress.isStopped else { return false }
+            let claim = state.withLock { state -> ZipClaim in
+                guard !state.progress.isStopped else { return .none }
                 state.latest3.replaceAll(with: element)
-                return claimCombination(&state, slot1, slot2, slot3)
+                return claimCombination(&state, 2, slot1, slot2, slot3)
             }
-            if claimed, deliver(slot1, slot2, slot3) {
-                releaseEmission()
+            switch claim {
+            case .tuple: if deliver(slot1, slot2, slot3) { releaseEmission() }
+            case .ended: signal()
+            case .none: break
             }
         }
     }
@@ -95,19 +93,21 @@ final class CombineLatest3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>,
     /// or queues it for the drain loop.
     @inline(__always)
     private func claimCombination(
-        _ state: inout State,
+        _ state: inout State, _ index: Int,
         _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>,
         _ slot3: ValueSlot<E3>
-    ) -> Bool {
-        guard state.hasCombination else { return false }
+    ) -> ZipClaim {
+        guard state.hasCombination else {
+            return state.progress.elementFoundNoCombination(at: index) ? .ended : .none
+        }
         if pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
             slot1.initializeElement(at: 0, to: state.latest1.peekFirst())
             slot2.initializeElement(at: 0, to: state.latest2.peekFirst())
             slot3.initializeElement(at: 0, to: state.latest3.peekFirst())
-            return true
+            return .tuple
         }
         state.queue.append((state.latest1.peekFirst(), state.latest2.peekFirst(), state.latest3.peekFirst()))
-        return false
+        return .none
     }
 
     /// Sends the selector's result; false if the selector threw and the sequence ended.
@@ -154,7 +154,7 @@ final class CombineLatest3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>,
 
     func sourceCompleted(_ index: Int) {
         let ended = state.withLock { state in
-            state.progress.sourceCompleted(index, hasValue: state.hasValue(index))
+            state.progress.sourceCompleted(index)
         }
         if ended {
             signal()

@@ -43,23 +43,33 @@ final class CombineLatestCollectionSink<SourceElement, Result>: DrainingSink<Nev
 
     private func next(_ element: SourceElement, at index: Int) {
         var values: [SourceElement] = []
-        let claimed = state.withLock { state -> Bool in
-            guard !state.isStopped else { return false }
+        let claim = state.withLock { state -> ZipClaim in
+            guard !state.isStopped else { return .none }
             if state.latest[index].isEmpty {
                 state.valueCount += 1
             }
             state.latest[index].replaceAll(with: element)
-            guard state.hasCombination else { return false }
+            guard state.hasCombination else {
+                // RxSwift's rule: once every other source completed, no combination can come.
+                guard state.completedCount + (state.isCompleted[index] ? 0 : 1) == state.latest.count else {
+                    return .none
+                }
+                state.isStopped = true
+                state.terminal = .completed
+                return .ended
+            }
             let combination = state.latest.map { $0.peekFirst() }
             if pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
                 values = combination
-                return true
+                return .tuple
             }
             state.queue.append(combination)
-            return false
+            return .none
         }
-        if claimed, deliver(values) {
-            releaseEmission()
+        switch claim {
+        case .tuple: if deliver(values) { releaseEmission() }
+        case .ended: signal()
+        case .none: break
         }
     }
 
@@ -103,7 +113,7 @@ final class CombineLatestCollectionSink<SourceElement, Result>: DrainingSink<Nev
             guard !state.isStopped, !state.isCompleted[index] else { return false }
             state.isCompleted[index] = true
             state.completedCount += 1
-            guard state.completedCount == state.latest.count || state.latest[index].isEmpty else { return false }
+            guard state.completedCount == state.latest.count else { return false }
             state.isStopped = true
             state.terminal = .completed
             return true

@@ -1,8 +1,9 @@
 /// The bookkeeping every combineLatest sink shares, kept inside its `LockedState`.
 ///
-/// CombineLatest completes when every source has completed, or as soon as a source completes
-/// without having emitted (no combination can ever be formed then). An error from any source
-/// terminates at once, after the combinations already formed.
+/// CombineLatest completes as RxSwift's does: when every source has completed, or when an element
+/// arrives that can never be combined because every other source has completed (one of them
+/// without a value). Until then the sources that have not completed stay subscribed. An error from
+/// any source terminates at once, after the combinations already formed.
 struct CombineLatestProgress {
     private let allSources: Int
     /// One bit per source (arity 2 to 4): set once that source completed.
@@ -18,13 +19,19 @@ struct CombineLatestProgress {
 
     /// Records that source `index` completed; returns true if that ends the sequence, in which case
     /// the caller signals the drain loop.
-    mutating func sourceCompleted(_ index: Int, hasValue: Bool) -> Bool {
+    mutating func sourceCompleted(_ index: Int) -> Bool {
         guard !isStopped else { return false }
         completedSources |= 1 << index
-        return completedSources == allSources || !hasValue ? stop(with: .completed) : false
+        return completedSources == allSources ? stop(with: .completed) : false
     }
 
-    /// Records an upstream error; returns true if the caller must signal the drain loop.
+    /// Records that source `index` sent an element while some source has no value yet; returns
+    /// true if that ends the sequence (every other source completed, so no combination will come).
+    mutating func elementFoundNoCombination(at index: Int) -> Bool {
+        guard !isStopped, completedSources | (1 << index) == allSources else { return false }
+        return stop(with: .completed)
+    }
+
     mutating func sourceFailed(_ error: Error) -> Bool {
         isStopped ? false : stop(with: .error(error))
     }

@@ -6,9 +6,9 @@ extension ObservableType {
     ///   - sources: The sources; an empty collection gives a sequence that completes at once.
     ///   - resultSelector: Builds a result from one element of each source; an error it throws
     ///     terminates the sequence with that error.
-    /// - Returns: A sequence that completes as soon as no further combination can be formed (a source
-    ///   has completed and all its elements were used), and fails, disposing every source, as soon as
-    ///   one of them fails.
+    /// - Returns: A sequence that completes when every source has completed, or when an element
+    ///   arrives that can never be paired (every other source completed), and fails, disposing every
+    ///   source, as soon as one of them fails.
     /// - Note: The sources may emit concurrently; the result's events are serialized and arrive on
     ///   the thread of one of the sources, as do the calls to `resultSelector`.
     public static func zip<Sources: Collection>(

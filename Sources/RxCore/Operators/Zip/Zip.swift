@@ -7,9 +7,10 @@ extension ObservableType {
     ///   - source2: The second source.
     ///   - resultSelector: Builds a result from one element of each source; an error it throws
     ///     terminates the sequence with that error.
-    /// - Returns: A sequence that completes as soon as no further tuple can be formed (a source has
-    ///   completed and all its elements were used), and fails, disposing every source, as soon as
-    ///   one of them fails. Elements a source sent beyond the others are buffered until matched.
+    /// - Returns: A sequence that completes when every source has completed, or when an element
+    ///   arrives that can never be paired (every other source completed with nothing buffered), as
+    ///   RxSwift's does; it fails, disposing every source, as soon as one of them fails. Elements a
+    ///   source sent beyond the others are buffered until matched.
     /// - Note: The sources may emit on different threads, even concurrently; the result's events are
     ///   serialized (never concurrent, never re-entrant) and arrive on the thread of one of the
     ///   sources. `resultSelector` runs on that thread too, never concurrently with itself.
@@ -29,8 +30,9 @@ extension ObservableType {
     ///   - source3: The third source.
     ///   - resultSelector: Builds a result from one element of each source; an error it throws
     ///     terminates the sequence with that error.
-    /// - Returns: A sequence that completes as soon as no further tuple can be formed, and fails,
-    ///   disposing every source, as soon as one of them fails.
+    /// - Returns: A sequence that completes when every source has completed, or when an element
+    ///   arrives that can never be paired, and fails, disposing every source, as soon as one of
+    ///   them fails.
     /// - Note: The sources may emit concurrently; the result's events (and the calls to
     ///   `resultSelector`) are serialized and arrive on the thread of one of the sources.
     public static func zip<O1: ObservableConvertibleType, O2: ObservableConvertibleType, O3: ObservableConvertibleType>(
@@ -52,8 +54,9 @@ extension ObservableType {
     ///   - source4: The fourth source.
     ///   - resultSelector: Builds a result from one element of each source; an error it throws
     ///     terminates the sequence with that error.
-    /// - Returns: A sequence that completes as soon as no further tuple can be formed, and fails,
-    ///   disposing every source, as soon as one of them fails.
+    /// - Returns: A sequence that completes when every source has completed, or when an element
+    ///   arrives that can never be paired, and fails, disposing every source, as soon as one of
+    ///   them fails.
     /// - Note: The sources may emit concurrently; the result's events (and the calls to
     ///   `resultSelector`) are serialized and arrive on the thread of one of the sources.
     public static func zip<
@@ -76,8 +79,8 @@ extension ObservableType where Element == Any {
     /// - Parameters:
     ///   - source1: The first source.
     ///   - source2: The second source.
-    /// - Returns: See `zip(_:_:resultSelector:)`: completes as soon as no further tuple can be formed,
-    ///   fails (disposing every source) as soon as a source fails.
+    /// - Returns: See `zip(_:_:resultSelector:)`: completes when every source completed or an element
+    ///   can never be paired, fails (disposing every source) as soon as a source fails.
     /// - Note: The sources may emit concurrently; the result's events are serialized and arrive on
     ///   the thread of one of the sources.
     public static func zip<O1: ObservableConvertibleType, O2: ObservableConvertibleType>(
@@ -92,8 +95,9 @@ extension ObservableType where Element == Any {
     ///   - source1: The first source.
     ///   - source2: The second source.
     ///   - source3: The third source.
-    /// - Returns: A sequence that completes as soon as no further tuple can be formed, and fails,
-    ///   disposing every source, as soon as one of them fails.
+    /// - Returns: A sequence that completes when every source has completed, or when an element
+    ///   arrives that can never be paired, and fails, disposing every source, as soon as one of
+    ///   them fails.
     /// - Note: The sources may emit concurrently; the result's events are serialized and arrive on
     ///   the thread of one of the sources.
     public static func zip<O1: ObservableConvertibleType, O2: ObservableConvertibleType, O3: ObservableConvertibleType>(
@@ -109,8 +113,9 @@ extension ObservableType where Element == Any {
     ///   - source2: The second source.
     ///   - source3: The third source.
     ///   - source4: The fourth source.
-    /// - Returns: A sequence that completes as soon as no further tuple can be formed, and fails,
-    ///   disposing every source, as soon as one of them fails.
+    /// - Returns: A sequence that completes when every source has completed, or when an element
+    ///   arrives that can never be paired, and fails, disposing every source, as soon as one of
+    ///   them fails.
     /// - Note: The sources may emit concurrently; the result's events are serialized and arrive on
     ///   the thread of one of the sources.
     public static func zip<

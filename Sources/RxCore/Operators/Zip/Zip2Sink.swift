@@ -13,7 +13,7 @@ final class Zip2Sink<E1, E2, Result>: DrainingSink<Never, Result>, SourceObserve
     private struct State {
         var buffer1 = FIFOBuffer<E1>()
         var buffer2 = FIFOBuffer<E2>()
-        var progress = ZipProgress()
+        var progress = ZipProgress(arity: 2)
     }
 
     private let state = LockedState.make(State())
@@ -34,26 +34,30 @@ final class Zip2Sink<E1, E2, Result>: DrainingSink<Never, Result>, SourceObserve
 
     private func next1(_ element: E1) {
         withTupleSlots { slot1, slot2 in
-            let claimed = state.withLock { state -> Bool in
-                guard !state.progress.isStopped else { return false }
+            let claim = state.withLock { state -> ZipClaim in
+                guard !state.progress.isStopped else { return .none }
                 state.buffer1.append(element)
-                return claimTuple(&state, slot1, slot2)
+                return claimTuple(&state, 0, slot1, slot2)
             }
-            if claimed, deliver(slot1, slot2) {
-                releaseEmission()
+            switch claim {
+            case .tuple: if deliver(slot1, slot2) { releaseEmission() }
+            case .ended: signal()
+            case .none: break
             }
         }
     }
 
     private func next2(_ element: E2) {
         withTupleSlots { slot1, slot2 in
-            let claimed = state.withLock { state -> Bool in
-                guard !state.progress.isStopped else { return false }
+            let claim = state.withLock { state -> ZipClaim in
+                guard !state.progress.isStopped else { return .none }
                 state.buffer2.append(element)
-                return claimTuple(&state, slot1, slot2)
+                return claimTuple(&state, 1, slot1, slot2)
             }
-            if claimed, deliver(slot1, slot2) {
-                releaseEmission()
+            switch claim {
+            case .tuple: if deliver(slot1, slot2) { releaseEmission() }
+            case .ended: signal()
+            case .none: break
             }
         }
     }
@@ -74,27 +78,23 @@ final class Zip2Sink<E1, E2, Result>: DrainingSink<Never, Result>, SourceObserve
     /// moves the tuple into the slots and returns true (otherwise the owner's drain loop takes it).
     @inline(__always)
     private func claimTuple(
-        _ state: inout State, _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>
-    ) -> Bool {
-        guard !state.buffer1.isEmpty, !state.buffer2.isEmpty,
-              pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0
-        else { return false }
+        _ state: inout State, _ index: Int, _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>
+    ) -> ZipClaim {
+        guard !state.buffer1.isEmpty, !state.buffer2.isEmpty else {
+            return state.progress.elementFoundNoPartner(at: index) ? .ended : .none
+        }
+        guard pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return .none }
         takeTuple(&state, slot1, slot2)
-        return true
+        return .tuple
     }
 
-    /// Under the lock: moves the next tuple into the slots; if that exhausts a completed source,
-    /// decides completion and signals it.
+    /// Under the lock: moves the next tuple into the slots.
     @inline(__always)
     private func takeTuple(
         _ state: inout State, _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>
     ) {
         slot1.initializeElement(at: 0, to: state.buffer1.removeFirst())
         slot2.initializeElement(at: 0, to: state.buffer2.removeFirst())
-        if state.progress.checkExhausted(0, bufferIsEmpty: state.buffer1.isEmpty)
-            || state.progress.checkExhausted(1, bufferIsEmpty: state.buffer2.isEmpty) {
-            pendingSignals.add(1, ordering: .acquiringAndReleasing)
-        }
     }
 
     /// Moves the tuple out of the slots, runs the result selector and sends the result; false if
@@ -136,9 +136,7 @@ final class Zip2Sink<E1, E2, Result>: DrainingSink<Never, Result>, SourceObserve
 
     func sourceCompleted(_ index: Int) {
         let ended = state.withLock { state in
-            state.progress.sourceCompleted(
-                index, bufferIsEmpty: index == 0 ? state.buffer1.isEmpty : state.buffer2.isEmpty
-            )
+            state.progress.sourceCompleted(index)
         }
         if ended {
             signal()

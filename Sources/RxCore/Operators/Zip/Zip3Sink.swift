@@ -5,18 +5,10 @@ final class Zip3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>, SourceObs
         var buffer1 = FIFOBuffer<E1>()
         var buffer2 = FIFOBuffer<E2>()
         var buffer3 = FIFOBuffer<E3>()
-        var progress = ZipProgress()
+        var progress = ZipProgress(arity: 3)
 
         var hasTuple: Bool {
             @inline(__always) get { !buffer1.isEmpty && !buffer2.isEmpty && !buffer3.isEmpty }
-        }
-
-        func isEmpty(_ index: Int) -> Bool {
-            switch index {
-            case 0: return buffer1.isEmpty
-            case 1: return buffer2.isEmpty
-            default: return buffer3.isEmpty
-            }
         }
     }
 
@@ -40,39 +32,45 @@ final class Zip3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>, SourceObs
 
     private func next1(_ element: E1) {
         withTupleSlots { slot1, slot2, slot3 in
-            let claimed = state.withLock { state -> Bool in
-                guard !state.progress.isStopped else { return false }
+            let claim = state.withLock { state -> ZipClaim in
+                guard !state.progress.isStopped else { return .none }
                 state.buffer1.append(element)
-                return claimTuple(&state, slot1, slot2, slot3)
+                return claimTuple(&state, 0, slot1, slot2, slot3)
             }
-            if claimed, deliver(slot1, slot2, slot3) {
-                releaseEmission()
+            switch claim {
+            case .tuple: if deliver(slot1, slot2, slot3) { releaseEmission() }
+            case .ended: signal()
+            case .none: break
             }
         }
     }
 
     private func next2(_ element: E2) {
         withTupleSlots { slot1, slot2, slot3 in
-            let claimed = state.withLock { state -> Bool in
-                guard !state.progress.isStopped else { return false }
+            let claim = state.withLock { state -> ZipClaim in
+                guard !state.progress.isStopped else { return .none }
                 state.buffer2.append(element)
-                return claimTuple(&state, slot1, slot2, slot3)
+                return claimTuple(&state, 1, slot1, slot2, slot3)
             }
-            if claimed, deliver(slot1, slot2, slot3) {
-                releaseEmission()
+            switch claim {
+            case .tuple: if deliver(slot1, slot2, slot3) { releaseEmission() }
+            case .ended: signal()
+            case .none: break
             }
         }
     }
 
     private func next3(_ element: E3) {
         withTupleSlots { slot1, slot2, slot3 in
-            let claimed = state.withLock { state -> Bool in
-                guard !state.progress.isStopped else { return false }
+            let claim = state.withLock { state -> ZipClaim in
+                guard !state.progress.isStopped else { return .none }
                 state.buffer3.append(element)
-                return claimTuple(&state, slot1, slot2, slot3)
+                return claimTuple(&state, 2, slot1, slot2, slot3)
             }
-            if claimed, deliver(slot1, slot2, slot3) {
-                releaseEmission()
+            switch claim {
+            case .tuple: if deliver(slot1, slot2, slot3) { releaseEmission() }
+            case .ended: signal()
+            case .none: break
             }
         }
     }
@@ -89,21 +87,22 @@ final class Zip3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>, SourceObs
         }
     }
 
-    /// Under the lock: signals a ready tuple; if this caller took the emission right, moves the
-    /// tuple into the slots and returns true.
+    /// Under the lock, after source `index` sent an element: if a tuple is ready and this caller
+    /// took the emission right, moves it into the slots; otherwise decides whether the element
+    /// ends the sequence (it can never be paired).
     @inline(__always)
     private func claimTuple(
-        _ state: inout State, _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>, _ slot3: ValueSlot<E3>
-    ) -> Bool {
-        guard state.hasTuple, pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 else {
-            return false
+        _ state: inout State, _ index: Int, _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>, _ slot3: ValueSlot<E3>
+    ) -> ZipClaim {
+        guard state.hasTuple else {
+            return state.progress.elementFoundNoPartner(at: index) ? .ended : .none
         }
+        guard pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return .none }
         takeTuple(&state, slot1, slot2, slot3)
-        return true
+        return .tuple
     }
 
-    /// Under the lock: moves the next tuple into the slots, deciding and signalling completion if
-    /// that exhausts a completed source.
+    /// Under the lock: moves the next tuple into the slots.
     @inline(__always)
     private func takeTuple(
         _ state: inout State, _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>, _ slot3: ValueSlot<E3>
@@ -111,11 +110,6 @@ final class Zip3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>, SourceObs
         slot1.initializeElement(at: 0, to: state.buffer1.removeFirst())
         slot2.initializeElement(at: 0, to: state.buffer2.removeFirst())
         slot3.initializeElement(at: 0, to: state.buffer3.removeFirst())
-        if state.progress.checkExhausted(0, bufferIsEmpty: state.buffer1.isEmpty)
-            || state.progress.checkExhausted(1, bufferIsEmpty: state.buffer2.isEmpty)
-            || state.progress.checkExhausted(2, bufferIsEmpty: state.buffer3.isEmpty) {
-            pendingSignals.add(1, ordering: .acquiringAndReleasing)
-        }
     }
 
     /// Sends the selector's result; false if the selector threw and the sequence ended.
@@ -158,7 +152,7 @@ final class Zip3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>, SourceObs
 
     func sourceCompleted(_ index: Int) {
         let ended = state.withLock { state in
-            state.progress.sourceCompleted(index, bufferIsEmpty: state.isEmpty(index))
+            state.progress.sourceCompleted(index)
         }
         if ended {
             signal()

@@ -6,19 +6,10 @@ final class Zip4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Result>, Sourc
         var buffer2 = FIFOBuffer<E2>()
         var buffer3 = FIFOBuffer<E3>()
         var buffer4 = FIFOBuffer<E4>()
-        var progress = ZipProgress()
+        var progress = ZipProgress(arity: 4)
 
         var hasTuple: Bool {
             @inline(__always) get { !buffer1.isEmpty && !buffer2.isEmpty && !buffer3.isEmpty && !buffer4.isEmpty }
-        }
-
-        func isEmpty(_ index: Int) -> Bool {
-            switch index {
-            case 0: return buffer1.isEmpty
-            case 1: return buffer2.isEmpty
-            case 2: return buffer3.isEmpty
-            default: return buffer4.isEmpty
-            }
         }
     }
 
@@ -46,52 +37,60 @@ final class Zip4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Result>, Sourc
 
     private func next1(_ element: E1) {
         withTupleSlots { slot1, slot2, slot3, slot4 in
-            let claimed = state.withLock { state -> Bool in
-                guard !state.progress.isStopped else { return false }
+            let claim = state.withLock { state -> ZipClaim in
+                guard !state.progress.isStopped else { return .none }
                 state.buffer1.append(element)
-                return claimTuple(&state, slot1, slot2, slot3, slot4)
+                return claimTuple(&state, 0, slot1, slot2, slot3, slot4)
             }
-            if claimed, deliver(slot1, slot2, slot3, slot4) {
-                releaseEmission()
+            switch claim {
+            case .tuple: if deliver(slot1, slot2, slot3, slot4) { releaseEmission() }
+            case .ended: signal()
+            case .none: break
             }
         }
     }
 
     private func next2(_ element: E2) {
         withTupleSlots { slot1, slot2, slot3, slot4 in
-            let claimed = state.withLock { state -> Bool in
-                guard !state.progress.isStopped else { return false }
+            let claim = state.withLock { state -> ZipClaim in
+                guard !state.progress.isStopped else { return .none }
                 state.buffer2.append(element)
-                return claimTuple(&state, slot1, slot2, slot3, slot4)
+                return claimTuple(&state, 1, slot1, slot2, slot3, slot4)
             }
-            if claimed, deliver(slot1, slot2, slot3, slot4) {
-                releaseEmission()
+            switch claim {
+            case .tuple: if deliver(slot1, slot2, slot3, slot4) { releaseEmission() }
+            case .ended: signal()
+            case .none: break
             }
         }
     }
 
     private func next3(_ element: E3) {
         withTupleSlots { slot1, slot2, slot3, slot4 in
-            let claimed = state.withLock { state -> Bool in
-                guard !state.progress.isStopped else { return false }
+            let claim = state.withLock { state -> ZipClaim in
+                guard !state.progress.isStopped else { return .none }
                 state.buffer3.append(element)
-                return claimTuple(&state, slot1, slot2, slot3, slot4)
+                return claimTuple(&state, 2, slot1, slot2, slot3, slot4)
             }
-            if claimed, deliver(slot1, slot2, slot3, slot4) {
-                releaseEmission()
+            switch claim {
+            case .tuple: if deliver(slot1, slot2, slot3, slot4) { releaseEmission() }
+            case .ended: signal()
+            case .none: break
             }
         }
     }
 
     private func next4(_ element: E4) {
         withTupleSlots { slot1, slot2, slot3, slot4 in
-            let claimed = state.withLock { state -> Bool in
-                guard !state.progress.isStopped else { return false }
+            let claim = state.withLock { state -> ZipClaim in
+                guard !state.progress.isStopped else { return .none }
                 state.buffer4.append(element)
-                return claimTuple(&state, slot1, slot2, slot3, slot4)
+                return claimTuple(&state, 3, slot1, slot2, slot3, slot4)
             }
-            if claimed, deliver(slot1, slot2, slot3, slot4) {
-                releaseEmission()
+            switch claim {
+            case .tuple: if deliver(slot1, slot2, slot3, slot4) { releaseEmission() }
+            case .ended: signal()
+            case .none: break
             }
         }
     }
@@ -110,22 +109,23 @@ final class Zip4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Result>, Sourc
         }
     }
 
-    /// Under the lock: signals a ready tuple; if this caller took the emission right, moves the
-    /// tuple into the slots and returns true.
+    /// Under the lock, after source `index` sent an element: if a tuple is ready and this caller
+    /// took the emission right, moves it into the slots; otherwise decides whether the element
+    /// ends the sequence (it can never be paired).
     @inline(__always)
     private func claimTuple(
-        _ state: inout State,
+        _ state: inout State, _ index: Int,
         _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>, _ slot3: ValueSlot<E3>, _ slot4: ValueSlot<E4>
-    ) -> Bool {
-        guard state.hasTuple, pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 else {
-            return false
+    ) -> ZipClaim {
+        guard state.hasTuple else {
+            return state.progress.elementFoundNoPartner(at: index) ? .ended : .none
         }
+        guard pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return .none }
         takeTuple(&state, slot1, slot2, slot3, slot4)
-        return true
+        return .tuple
     }
 
-    /// Under the lock: moves the next tuple into the slots, deciding and signalling completion if
-    /// that exhausts a completed source.
+    /// Under the lock: moves the next tuple into the slots.
     @inline(__always)
     private func takeTuple(
         _ state: inout State,
@@ -135,12 +135,6 @@ final class Zip4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Result>, Sourc
         slot2.initializeElement(at: 0, to: state.buffer2.removeFirst())
         slot3.initializeElement(at: 0, to: state.buffer3.removeFirst())
         slot4.initializeElement(at: 0, to: state.buffer4.removeFirst())
-        if state.progress.checkExhausted(0, bufferIsEmpty: state.buffer1.isEmpty)
-            || state.progress.checkExhausted(1, bufferIsEmpty: state.buffer2.isEmpty)
-            || state.progress.checkExhausted(2, bufferIsEmpty: state.buffer3.isEmpty)
-            || state.progress.checkExhausted(3, bufferIsEmpty: state.buffer4.isEmpty) {
-            pendingSignals.add(1, ordering: .acquiringAndReleasing)
-        }
     }
 
     /// Sends the selector's result; false if the selector threw and the sequence ended.
@@ -186,7 +180,7 @@ final class Zip4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Result>, Sourc
 
     func sourceCompleted(_ index: Int) {
         let ended = state.withLock { state in
-            state.progress.sourceCompleted(index, bufferIsEmpty: state.isEmpty(index))
+            state.progress.sourceCompleted(index)
         }
         if ended {
             signal()

@@ -7,6 +7,7 @@ final class ZipCollectionSink<SourceElement, Result>: DrainingSink<Never, Result
         var isCompleted: [Bool]
         /// How many buffers hold at least one element: a combination is ready when all do.
         var nonEmptyCount = 0
+        var completedCount = 0
         var isStopped = false
         var terminal: PendingTerminal?
 
@@ -40,40 +41,41 @@ final class ZipCollectionSink<SourceElement, Result>: DrainingSink<Never, Result
 
     private func next(_ element: SourceElement, at index: Int) {
         var values: [SourceElement] = []
-        let claimed = state.withLock { state -> Bool in
-            guard !state.isStopped else { return false }
+        let claim = state.withLock { state -> ZipClaim in
+            guard !state.isStopped else { return .none }
             if state.buffers[index].isEmpty {
                 state.nonEmptyCount += 1
             }
             state.buffers[index].append(element)
-            guard state.hasCombination,
-                  pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0
-            else { return false }
+            guard state.hasCombination else {
+                // RxSwift's rule: an element no other source can ever match ends the sequence.
+                guard state.completedCount + (state.isCompleted[index] ? 0 : 1) == state.buffers.count else {
+                    return .none
+                }
+                state.isStopped = true
+                state.terminal = .completed
+                return .ended
+            }
+            guard pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return .none }
             values = take(&state)
-            return true
+            return .tuple
         }
-        if claimed, deliver(values) {
-            releaseEmission()
+        switch claim {
+        case .tuple: if deliver(values) { releaseEmission() }
+        case .ended: signal()
+        case .none: break
         }
     }
 
-    /// Under the lock: removes the next combination, deciding and signalling completion if that
-    /// exhausts a completed source.
+    /// Under the lock: removes the next combination.
     private func take(_ state: inout State) -> [SourceElement] {
         var values: [SourceElement] = []
         values.reserveCapacity(state.buffers.count)
-        var exhausted = false
         for index in state.buffers.indices {
             values.append(state.buffers[index].removeFirst())
             if state.buffers[index].isEmpty {
                 state.nonEmptyCount -= 1
-                exhausted = exhausted || state.isCompleted[index]
             }
-        }
-        if exhausted && !state.isStopped {
-            state.isStopped = true
-            state.terminal = .completed
-            pendingSignals.add(1, ordering: .acquiringAndReleasing)
         }
         return values
     }
@@ -116,8 +118,10 @@ final class ZipCollectionSink<SourceElement, Result>: DrainingSink<Never, Result
     func sourceCompleted(_ index: Int) {
         let ended = state.withLock { state -> Bool in
             guard !state.isStopped else { return false }
+            guard !state.isCompleted[index] else { return false }
             state.isCompleted[index] = true
-            guard state.buffers[index].isEmpty else { return false }
+            state.completedCount += 1
+            guard state.completedCount == state.buffers.count else { return false }
             state.isStopped = true
             state.terminal = .completed
             return true

@@ -73,7 +73,7 @@ final class ClassDisposableTests: RxTestCase {
     // MARK: - Schedulers returning value-type disposables
 
     func testTimerOnASchedulerReturningValueDisposablesCancelsOnceOnDispose() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let log = DisposeLog()
         var received: [Int] = []
         let subscription = Observable<Int>.timer(.seconds(10), scheduler: ValueDisposableScheduler(base: scheduler, log: log))
@@ -88,7 +88,7 @@ final class ClassDisposableTests: RxTestCase {
     }
 
     func testPeriodicTimerOnASchedulerReturningValueDisposablesStopsOnDispose() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let log = DisposeLog()
         var received: [Int] = []
         let subscription = Observable<Int>
@@ -102,7 +102,7 @@ final class ClassDisposableTests: RxTestCase {
     }
 
     func testDelaySubscriptionOnASchedulerReturningValueDisposablesCancelsOnceOnDispose() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let log = DisposeLog()
         var subscribed = 0
         let source = Observable<Int>.create { _ in

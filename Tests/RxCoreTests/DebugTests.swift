@@ -5,7 +5,7 @@ import XCTest
 
 /// `debug(_:)` passes everything through unchanged, disposal included, in virtual time.
 final class DebugTests: RxTestCase {
-    private let scheduler = TestScheduler(initialClock: 0)
+    private let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
 
     func testEventsPassThroughUnchanged() {
         let source = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(230)] as [Recorded<Event<Int>>])
@@ -19,7 +19,7 @@ final class DebugTests: RxTestCase {
         let failing = scheduler.createHotObservable([.error(250, Boom())] as [Recorded<Event<Int>>])
         let observer = scheduler.start { failing.asObservable().debug(trimOutput: true) }
         XCTAssertEqual(observer.events.count, 1)
-        let fresh = TestScheduler(initialClock: 0)
+        let fresh = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
         let endless = fresh.createHotObservable([.next(300, 1)] as [Recorded<Event<Int>>])
         _ = fresh.start(created: 400, subscribed: 500, disposed: 600) { endless.asObservable().debug("cut") }
         XCTAssertEqual(endless.subscriptions, [Subscription(500, 600)])

@@ -4,7 +4,7 @@ import XCTest
 
 final class DelaySubscriptionTests: RxTestCase {
     func testSubscribesAfterTheDueTime() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([
             .next(210, 1), .next(260, 2), .next(320, 3), .completed(400),
         ])
@@ -14,7 +14,7 @@ final class DelaySubscriptionTests: RxTestCase {
     }
 
     func testDisposingAfterTheSubscriptionDisposesTheSource() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([.next(260, 2), .next(1_100, 3)])
         let res = scheduler.start { xs.delaySubscription(.seconds(50), scheduler: scheduler) }
         XCTAssertEqual(res.events, [.next(260, 2)])
@@ -22,7 +22,7 @@ final class DelaySubscriptionTests: RxTestCase {
     }
 
     func testFractionalDelaysAreNotTruncated() {
-        let tenths = TestScheduler(resolution: 0.1)
+        let tenths = TestScheduler(resolution: 0.1, simulateProcessingDelay: false)
         let xs = tenths.createColdObservable([.next(10, 1), .completed(20)])
         XCTAssertEqual(
             tenths.start { xs.delaySubscription(.seconds(0.5), scheduler: tenths) }.events,
@@ -30,14 +30,14 @@ final class DelaySubscriptionTests: RxTestCase {
         )
         XCTAssertEqual(xs.subscriptions, [Subscription(205, 225)])
 
-        let millis = TestScheduler(resolution: 0.001)
+        let millis = TestScheduler(resolution: 0.001, simulateProcessingDelay: false)
         let ys = millis.createColdObservable([.completed(0, Int.self)])
         XCTAssertEqual(millis.start { ys.delaySubscription(.seconds(0.5), scheduler: millis) }.events, [.completed(700)])
         XCTAssertEqual(ys.subscriptions, [Subscription(700, 700)])
     }
 
     func testDisposingBeforeTheDueTimeNeverSubscribes() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createColdObservable([.next(10, 1)])
         assertDisposingWhileWaiting(at: 30, on: scheduler) {
             xs.delaySubscription(.seconds(50), scheduler: scheduler)

@@ -5,7 +5,7 @@ import XCTest
 
 final class DelayTests: RxTestCase {
     func testShiftsElementsAndCompletionAndReleasesTheSourceWhenItEnds() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([
             .next(150, 0), .next(210, 1), .next(250, 2), .completed(300),
         ])
@@ -15,14 +15,14 @@ final class DelayTests: RxTestCase {
     }
 
     func testElementsOfTheSameTickKeepTheirOrder() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([.next(210, 1), .next(210, 2), .next(210, 3), .completed(210)])
         let res = scheduler.start { xs.delay(.seconds(5), scheduler: scheduler) }
         XCTAssertEqual(res.events, [.next(215, 1), .next(215, 2), .next(215, 3), .completed(215)])
     }
 
     func testAnErrorIsPassedOnAtOnceDroppingWaitingElements() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([
             .next(210, 1), .next(250, 2), .next(290, 3), .error(330, TestError.boom),
         ])
@@ -33,19 +33,19 @@ final class DelayTests: RxTestCase {
     }
 
     func testFractionalDelaysAreNotTruncated() {
-        let tenths = TestScheduler(resolution: 0.1)
+        let tenths = TestScheduler(resolution: 0.1, simulateProcessingDelay: false)
         let xs = tenths.createHotObservable([.next(210, 1), .completed(220)])
         XCTAssertEqual(
             tenths.start { xs.delay(.seconds(0.5), scheduler: tenths) }.events,
             [.next(215, 1), .completed(225)]
         )
-        let millis = TestScheduler(resolution: 0.001)
+        let millis = TestScheduler(resolution: 0.001, simulateProcessingDelay: false)
         let ys = millis.createHotObservable([.next(210, 1), .completed(220)])
         XCTAssertEqual(
             millis.start { ys.delay(.seconds(0.5), scheduler: millis) }.events,
             [.next(710, 1), .completed(720)]
         )
-        let seconds = TestScheduler()
+        let seconds = TestScheduler(simulateProcessingDelay: false)
         let zs = seconds.createHotObservable([.next(210, 1)])
         XCTAssertEqual(
             seconds.start { zs.delay(.seconds(0.5), scheduler: seconds) }.events,
@@ -55,7 +55,7 @@ final class DelayTests: RxTestCase {
     }
 
     func testDisposingWhileElementsWaitCancelsTheirTimers() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         assertDisposingWhileWaiting(at: 15, on: scheduler) {
             Observable<Int>.create { observer in
                 observer.onNext(1)

@@ -5,24 +5,24 @@ import XCTest
 
 final class IntervalTests: RxTestCase {
     func testEmitsCountsEveryPeriodUntilDisposed() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let res = scheduler.start { Observable<Int>.interval(.seconds(100), scheduler: scheduler) }
         XCTAssertEqual(res.events, (0..<7).map { Recorded.next(300 + 100 * $0, $0) })
         XCTAssertTrue(scheduler.isIdle, "dispose at 1000 removed the next tick")
     }
 
     func testFractionalPeriodsAreNotTruncated() {
-        let tenths = TestScheduler(resolution: 0.1)
+        let tenths = TestScheduler(resolution: 0.1, simulateProcessingDelay: false)
         let res = tenths.start(disposed: 216) { Observable<Int>.interval(.seconds(0.5), scheduler: tenths) }
         XCTAssertEqual(res.events, [.next(205, 0), .next(210, 1), .next(215, 2)])
 
-        let millis = TestScheduler(resolution: 0.001)
+        let millis = TestScheduler(resolution: 0.001, simulateProcessingDelay: false)
         let fine = millis.start(disposed: 1_300) { Observable<Int>.interval(.milliseconds(500), scheduler: millis) }
         XCTAssertEqual(fine.events, [.next(700, 0), .next(1_200, 1)])
     }
 
     func testDisposingBetweenTicksCancelsTheTimer() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         assertDisposingWhileWaiting(at: 250, on: scheduler) {
             Observable<Int>.interval(.seconds(100), scheduler: scheduler)
         }

@@ -6,7 +6,7 @@ import XCTest
 
 final class ObserveOnTests: RxTestCase {
     func testDeliversOnTheSchedulerAtTheTickTheEventsArrive() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([.next(150, 0), .next(210, 1), .next(220, 2), .completed(230)])
         let res = scheduler.start { xs.observe(on: scheduler) }
         XCTAssertEqual(res.events, [.next(210, 1), .next(220, 2), .completed(230)])
@@ -14,7 +14,7 @@ final class ObserveOnTests: RxTestCase {
     }
 
     func testEventsWaitForTheSchedulerAndKeepTheirOrderErrorLast() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let observer = scheduler.createObserver(Int.self)
         let subscription = Observable<Int>.create { observer in
             observer.onNext(1)
@@ -31,7 +31,7 @@ final class ObserveOnTests: RxTestCase {
     }
 
     func testDisposingDropsUndeliveredEventsAndCancelsTheDrain() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         assertDisposingWhileWaiting(at: 0, on: scheduler) {
             Observable<Int>.create { observer in
                 observer.onNext(1)

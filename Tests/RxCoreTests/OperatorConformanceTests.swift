@@ -11,7 +11,7 @@ final class OperatorConformanceTests: RxTestCase {
     }
 
     func testRetryOperators() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         assertOperatorConformance("retry(delay:)") { $0.retry(3, delay: .constant(time: 1), scheduler: scheduler) }
     }
 }

@@ -6,7 +6,7 @@ import XCTest
 /// Every rule of `retry(_:delay:scheduler:didBecomeReachable:shouldRetry:)`, in virtual time.
 /// Resolution 0.1 s per tick, so a 0.5 s delay is 5 ticks: fractions must survive.
 final class RetryWithDelayTests: RxTestCase {
-    private let scheduler = TestScheduler(initialClock: 0, resolution: 0.1)
+    private let scheduler = TestScheduler(initialClock: 0, resolution: 0.1, simulateProcessingDelay: false)
 
     func testWaitsTheFractionalDelayBetweenAttemptsAndCountsTheFirstAttempt() {
         let source = scheduler.createColdObservable([.error(10, TestError.boom)] as [Recorded<Event<Int>>])
@@ -209,7 +209,7 @@ final class RetryWithDelayTests: RxTestCase {
 
 final class RetryWithDelayReentrancyTests: RxTestCase {
     func testASignalFiringTwiceWhileBeingSubscribedRestartsOnceAndIsReleased() {
-        let scheduler = TestScheduler(initialClock: 0, resolution: 0.1)
+        let scheduler = TestScheduler(initialClock: 0, resolution: 0.1, simulateProcessingDelay: false)
         var signalSubscriptions = 0
         var signalDisposals = 0
         // A reachability signal that is already "back" twice by the time anyone listens.
@@ -235,7 +235,7 @@ final class RetryWithDelayReentrancyTests: RxTestCase {
 
 /// `onRetry` of the retry operator, in virtual time (0.1 s per tick).
 final class RetryNotificationTests: RxTestCase {
-    private let scheduler = TestScheduler(initialClock: 0, resolution: 0.1)
+    private let scheduler = TestScheduler(initialClock: 0, resolution: 0.1, simulateProcessingDelay: false)
 
     func testOnRetryTellsTheAttemptTheErrorTheDelayAndWhatEndedTheWait() {
         let reachable = PublishSubject<Void>()

@@ -92,7 +92,7 @@ final class ReviewFindingsTests: RxTestCase {
     // MARK: - timeout(other:) keeps iterating a synchronous `other` after downstream is done
 
     func testTimeoutStopsIteratingASynchronousOtherOnceDownstreamIsDone() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         var pulled = 0
         // Long but finite, so that the broken behaviour fails the assertion instead of hanging.
         let naturals = sequence(first: 0) { value -> Int? in

@@ -8,13 +8,13 @@ final class SingleTimeOperatorTests: RxTestCase {
     }
 
     func testTimeoutFailsALateSingle() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let res = scheduler.start { self.never().timeout(.seconds(30), scheduler: scheduler).asObservable() }
         XCTAssertEqual(res.events, [.error(230, RxError.timeout)])
     }
 
     func testTimeoutLetsAnEarlySuccessThroughAndReleasesTheSource() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([.next(220, 5), .completed(220)])
         let res = scheduler.start { xs.asSingle().timeout(.seconds(30), scheduler: scheduler).asObservable() }
         XCTAssertEqual(res.events, [.next(220, 5), .completed(220)])
@@ -23,7 +23,7 @@ final class SingleTimeOperatorTests: RxTestCase {
     }
 
     func testTimeoutSwitchesToTheFallbackSingle() {
-        let scheduler = TestScheduler(resolution: 0.1)
+        let scheduler = TestScheduler(resolution: 0.1, simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([.next(300, 1), .completed(300)])
         let ys = scheduler.createColdObservable([.next(2, 9), .completed(2)])
         let res = scheduler.start {
@@ -35,7 +35,7 @@ final class SingleTimeOperatorTests: RxTestCase {
     }
 
     func testDelayShiftsSuccessButNotFailure() {
-        let scheduler = TestScheduler(resolution: 0.001)
+        let scheduler = TestScheduler(resolution: 0.001, simulateProcessingDelay: false)
         let success = scheduler.start {
             Single<Int>.create { single in
                 single(.success(1))
@@ -56,7 +56,7 @@ final class SingleTimeOperatorTests: RxTestCase {
     }
 
     func testDelaySubscriptionWaitsBeforeSubscribing() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createColdObservable([.next(10, 3), .completed(10)])
         let res = scheduler.start { xs.asSingle().delaySubscription(.seconds(40), scheduler: scheduler).asObservable() }
         XCTAssertEqual(res.events, [.next(250, 3), .completed(250)])
@@ -64,13 +64,13 @@ final class SingleTimeOperatorTests: RxTestCase {
     }
 
     func testTimerSucceedsWithZeroAfterTheDueTime() {
-        let scheduler = TestScheduler(resolution: 0.1)
+        let scheduler = TestScheduler(resolution: 0.1, simulateProcessingDelay: false)
         let res = scheduler.start { Single<Int>.timer(.seconds(0.5), scheduler: scheduler).asObservable() }
         XCTAssertEqual(res.events, [.next(205, 0), .completed(205)])
     }
 
     func testObserveOnAndSubscribeOnKeepTheResult() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([.next(220, 4), .completed(220)])
         let res = scheduler.start {
             xs.asSingle().subscribe(on: scheduler).observe(on: scheduler).asObservable()
@@ -80,7 +80,7 @@ final class SingleTimeOperatorTests: RxTestCase {
     }
 
     func testDisposingATimedOutSingleWhileWaitingCancelsItsTimer() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         assertDisposingWhileWaiting(at: 10, on: scheduler) {
             never().timeout(.seconds(30), scheduler: scheduler).asObservable()
         }

@@ -6,7 +6,7 @@ import XCTest
 
 final class SubscribeOnTests: RxTestCase {
     func testSubscribesAndDisposesOnTheScheduler() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([.next(150, 0), .next(210, 1), .next(1_100, 2)])
         let res = scheduler.start { xs.subscribe(on: scheduler) }
         XCTAssertEqual(res.events, [.next(210, 1)])
@@ -14,7 +14,7 @@ final class SubscribeOnTests: RxTestCase {
     }
 
     func testTheSourceIsSubscribedOnlyWhenTheSchedulerRuns() {
-        let scheduler = TestScheduler(initialClock: 10)
+        let scheduler = TestScheduler(initialClock: 10, simulateProcessingDelay: false)
         let xs = scheduler.createColdObservable([.next(5, 1), .completed(8)])
         let observer = scheduler.createObserver(Int.self)
         let subscription = xs.subscribe(on: scheduler).subscribe(observer)
@@ -26,7 +26,7 @@ final class SubscribeOnTests: RxTestCase {
     }
 
     func testDisposingBeforeTheSubscribeRanNeverSubscribes() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createColdObservable([.next(5, 1)])
         let before = Resources.total
         var subscription: Disposable? = xs.subscribe(on: scheduler).subscribe()

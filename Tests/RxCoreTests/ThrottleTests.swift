@@ -14,7 +14,7 @@ final class ThrottleTests: RxTestCase {
     }
 
     func testLatestEmitsTheFirstAtOnceAndTheNewestOfEachWindowAtItsEnd() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = source(scheduler)
         let res = scheduler.start { xs.throttle(.seconds(50), scheduler: scheduler) }
         XCTAssertEqual(res.events, [
@@ -24,7 +24,7 @@ final class ThrottleTests: RxTestCase {
     }
 
     func testWithoutLatestElementsInsideTheWindowAreDropped() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = source(scheduler)
         let res = scheduler.start { xs.throttle(.seconds(50), latest: false, scheduler: scheduler) }
         XCTAssertEqual(res.events, [.next(210, 1), .next(300, 4), .next(400, 6), .completed(500)])
@@ -33,14 +33,14 @@ final class ThrottleTests: RxTestCase {
     }
 
     func testAnElementExactlyOneDueTimeLaterGoesOutAtOnce() {
-        let scheduler = TestScheduler(resolution: 0.001)
+        let scheduler = TestScheduler(resolution: 0.001, simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([.next(210, 1), .next(710, 2), .next(1_210, 3)])
         let res = scheduler.start(disposed: 2_000) { xs.throttle(.seconds(0.5), latest: false, scheduler: scheduler) }
         XCTAssertEqual(res.events, [.next(210, 1), .next(710, 2), .next(1_210, 3)])
     }
 
     func testCompletionWaitsForTheKeptElement() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(230)])
         let res = scheduler.start { xs.throttle(.seconds(50), scheduler: scheduler) }
         XCTAssertEqual(res.events, [.next(210, 1), .next(260, 2), .completed(260)])
@@ -48,7 +48,7 @@ final class ThrottleTests: RxTestCase {
     }
 
     func testAnErrorIsPassedOnAtOnceDroppingTheKeptElement() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .error(230, TestError.boom)])
         let res = scheduler.start { xs.throttle(.seconds(50), scheduler: scheduler) }
         XCTAssertEqual(res.events, [.next(210, 1), .error(230, TestError.boom)])
@@ -57,13 +57,13 @@ final class ThrottleTests: RxTestCase {
     }
 
     func testFractionalDueTimesAreNotTruncated() {
-        let tenths = TestScheduler(resolution: 0.1)
+        let tenths = TestScheduler(resolution: 0.1, simulateProcessingDelay: false)
         let xs = tenths.createHotObservable([.next(210, 1), .next(212, 2), .completed(300)])
         XCTAssertEqual(
             tenths.start { xs.throttle(.seconds(0.5), scheduler: tenths) }.events,
             [.next(210, 1), .next(215, 2), .completed(300)]
         )
-        let millis = TestScheduler(resolution: 0.001)
+        let millis = TestScheduler(resolution: 0.001, simulateProcessingDelay: false)
         let ys = millis.createHotObservable([.next(210, 1), .next(300, 2), .completed(900)])
         XCTAssertEqual(
             millis.start { ys.throttle(.seconds(0.5), scheduler: millis) }.events,
@@ -72,7 +72,7 @@ final class ThrottleTests: RxTestCase {
     }
 
     func testDisposingWhileAnElementIsKeptCancelsTheTimer() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         assertDisposingWhileWaiting(at: 10, on: scheduler) {
             Observable<Int>.create { observer in
                 observer.onNext(1)

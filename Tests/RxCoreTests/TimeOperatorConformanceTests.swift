@@ -5,7 +5,7 @@ import XCTest
 /// The common checks of `assertOperatorConformance`, run over the time operators.
 final class TimeOperatorConformanceTests: RxTestCase {
     func testTimeOperators() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         assertOperatorConformance("timeout") { $0.timeout(.seconds(5), scheduler: scheduler) }
         assertOperatorConformance("timeout(other:)") {
             $0.timeout(.seconds(5), other: Observable.never(), scheduler: scheduler)

@@ -4,7 +4,7 @@ import XCTest
 
 final class TimeoutTests: RxTestCase {
     func testASourceThatKeepsUpPassesUnchanged() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([
             .next(150, 0), .next(210, 1), .next(230, 2), .next(250, 3), .completed(270),
         ])
@@ -14,7 +14,7 @@ final class TimeoutTests: RxTestCase {
     }
 
     func testFailsWhenTheFirstElementIsLate() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([.next(250, 1), .completed(260)])
         let res = scheduler.start { xs.timeout(.seconds(20), scheduler: scheduler) }
         XCTAssertEqual(res.events, [.error(220, RxError.timeout)])
@@ -22,7 +22,7 @@ final class TimeoutTests: RxTestCase {
     }
 
     func testTheTimerRestartsAfterEveryElement() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([.next(210, 1), .next(240, 2), .next(280, 3)])
         let res = scheduler.start { xs.timeout(.seconds(35), scheduler: scheduler) }
         XCTAssertEqual(res.events, [.next(210, 1), .next(240, 2), .error(275, RxError.timeout)])
@@ -30,7 +30,7 @@ final class TimeoutTests: RxTestCase {
     }
 
     func testSourceErrorsPassThroughAndCancelTheTimer() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([.next(210, 1), .error(220, TestError.boom)])
         let res = scheduler.start { xs.timeout(.seconds(30), scheduler: scheduler) }
         XCTAssertEqual(res.events, [.next(210, 1), .error(220, TestError.boom)])
@@ -38,7 +38,7 @@ final class TimeoutTests: RxTestCase {
     }
 
     func testSwitchesToOtherAtTheTimeOutAndSubscribesItOnlyThen() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([.next(210, 1), .next(300, 2)])
         let ys = scheduler.createColdObservable([.next(10, 100), .next(20, 200), .completed(30)])
         let res = scheduler.start { xs.timeout(.seconds(50), other: ys, scheduler: scheduler) }
@@ -48,7 +48,7 @@ final class TimeoutTests: RxTestCase {
     }
 
     func testOtherIsNeverSubscribedWhenTheSourceKeepsUp() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([.next(210, 1), .completed(220)])
         let ys = scheduler.createColdObservable([.next(10, 100)])
         let res = scheduler.start { xs.timeout(.seconds(50), other: ys, scheduler: scheduler) }
@@ -57,7 +57,7 @@ final class TimeoutTests: RxTestCase {
     }
 
     func testDisposingAfterTheSwitchDisposesOther() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([Recorded<Event<Int>>]())
         let ys = scheduler.createHotObservable([.next(500, 5), .next(1_100, 6)])
         let res = scheduler.start { xs.timeout(.seconds(100), other: ys, scheduler: scheduler) }
@@ -67,7 +67,7 @@ final class TimeoutTests: RxTestCase {
     }
 
     func testFractionalDueTimesAreNotTruncated() {
-        let tenths = TestScheduler(resolution: 0.1)
+        let tenths = TestScheduler(resolution: 0.1, simulateProcessingDelay: false)
         let slow = tenths.createHotObservable([.next(210, 1)])
         XCTAssertEqual(
             tenths.start { slow.timeout(.seconds(0.5), scheduler: tenths) }.events,
@@ -75,7 +75,7 @@ final class TimeoutTests: RxTestCase {
         )
         XCTAssertEqual(slow.subscriptions, [Subscription(200, 205)])
 
-        let millis = TestScheduler(resolution: 0.001)
+        let millis = TestScheduler(resolution: 0.001, simulateProcessingDelay: false)
         let fast = millis.createHotObservable([.next(650, 1), .next(1_200, 2)])
         XCTAssertEqual(
             millis.start(disposed: 2_000) { fast.timeout(.milliseconds(500), scheduler: millis) }.events,
@@ -85,7 +85,7 @@ final class TimeoutTests: RxTestCase {
     }
 
     func testDisposingWhileWaitingCancelsTheTimer() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         assertDisposingWhileWaiting(at: 30, on: scheduler) {
             Observable<Int>.never().timeout(.seconds(50), scheduler: scheduler)
         }

@@ -7,7 +7,7 @@ import XCTest
 /// `client.events` in virtual time (one tick is one second): every step of a call, in order, with
 /// its request id and a redacted URL; hot; and `client.rx.response(_:)` with status and headers.
 final class ClientEventsTests: RxTestCase {
-    private let scheduler = TestScheduler(initialClock: 0)
+    private let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
     private lazy var stub = StubTransport(scheduler: scheduler)
 
     private func client(policy: RetryPolicy = RetryPolicy(maxAttempts: 3, delay: .constant(time: 2)), plugins: [any HTTPPlugin] = []) -> HTTPClient {

@@ -70,7 +70,7 @@ final class ClientRetryTests: LoopbackClientTestCase {
     }
 
     func testRetryAfterIsHonouredInVirtualTime() throws {
-        let scheduler = TestScheduler(initialClock: 0, resolution: 0.1)
+        let scheduler = TestScheduler(initialClock: 0, resolution: 0.1, simulateProcessingDelay: false)
         server.route(.get, "/limited", responses: [.status(429).withHeader("Retry-After", "3"), .json(user)])
         let client = client(RetryPolicy(maxAttempts: 2, delay: .constant(time: 0.5), retriesWhenReachable: false, scheduler: scheduler))
         let box = ResultBox<User>()
@@ -90,7 +90,7 @@ final class ClientRetryTests: LoopbackClientTestCase {
     }
 
     func testTheDeadlineBoundsAllAttemptsAndCancelsTheOneInFlight() throws {
-        let scheduler = TestScheduler(initialClock: 0, resolution: 0.1)
+        let scheduler = TestScheduler(initialClock: 0, resolution: 0.1, simulateProcessingDelay: false)
         server.route(.get, "/slow", .json(user).delayed(by: 3))
         let client = client(RetryPolicy(maxAttempts: 5, delay: .constant(time: 1), deadline: 2, scheduler: scheduler))
         let box = ResultBox<User>()
@@ -109,7 +109,7 @@ final class ClientRetryTests: LoopbackClientTestCase {
     }
 
     func testCancellingWhileWaitingDeliversCancelledOnceAndSendsNothingMore() throws {
-        let scheduler = TestScheduler(initialClock: 0, resolution: 0.1)
+        let scheduler = TestScheduler(initialClock: 0, resolution: 0.1, simulateProcessingDelay: false)
         server.route(.get, "/down", .status(503))
         let client = client(RetryPolicy(maxAttempts: 3, delay: .constant(time: 10), retriesWhenReachable: false, scheduler: scheduler))
         let box = ResultBox<User>()

@@ -7,7 +7,7 @@ import XCTest
 /// A Server-Sent Events stream's reconnects in virtual time (one tick is one second): a
 /// `StubTransport` answers each connection with a whole event stream, then the connection ends.
 final class EventStreamReconnectTests: RxTestCase {
-    private let scheduler = TestScheduler(initialClock: 0)
+    private let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
     private lazy var stub = StubTransport(scheduler: scheduler)
 
     private func client() -> HTTPClient {

@@ -7,7 +7,7 @@ import XCTest
 /// Per-host protection in virtual time (one tick is one second): the `Retry-After` cooldown shared
 /// by every caller, the retry budget, the circuit breaker and the bounded queue.
 final class HostProtectionTests: RxTestCase {
-    private let scheduler = TestScheduler(initialClock: 0)
+    private let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
     private lazy var stub = StubTransport(scheduler: scheduler)
     private let hostA = URL(string: "https://a.test")!
 

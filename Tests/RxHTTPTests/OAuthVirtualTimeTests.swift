@@ -7,7 +7,7 @@ import XCTest
 /// The authenticator's clock in virtual time (one tick is one second), with a custom refresher and
 /// a client on a `StubTransport`: proactive refresh at the skew, the storm window, custom failures.
 final class OAuthVirtualTimeTests: RxTestCase {
-    private let scheduler = TestScheduler(initialClock: 0)
+    private let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
     private lazy var stub = StubTransport(scheduler: scheduler)
     private let refreshes = LockedBox(0)
 

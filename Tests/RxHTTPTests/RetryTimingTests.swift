@@ -7,12 +7,12 @@ import XCTest
 /// The client's retry loop in virtual time (one tick is one second): the deadline as a budget,
 /// `Retry-After` as a floor, what ends each wait, and what stacking an outer retry does.
 final class RetryTimingTests: RxTestCase {
-    private var scheduler = TestScheduler(initialClock: 0)
+    private var scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
     private lazy var stub = StubTransport(scheduler: scheduler)
 
     /// A fresh clock and transport, for a test that runs several scenarios.
     private func reset() {
-        scheduler = TestScheduler(initialClock: 0)
+        scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
         stub = StubTransport(scheduler: scheduler)
     }
 

@@ -8,7 +8,7 @@ import XCTest
 /// finished or cancelled at the grace period's end, one terminal event each, harmless twice.
 final class ShutdownTests: LoopbackClientTestCase {
     /// Runs the grace period in virtual time; the requests themselves are real.
-    private let grace = TestScheduler(initialClock: 0)
+    private let grace = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
 
     private func client(_ policy: RetryPolicy = .none) -> HTTPClient {
         HTTPClient(baseURL: server.baseURL, configuration: .init(timeout: 5, retryPolicy: policy))

@@ -46,7 +46,7 @@ final class StubTransportTests: RxTestCase {
     }
 
     func testDelaysRunInVirtualTime() throws {
-        let scheduler = TestScheduler(resolution: 0.001)
+        let scheduler = TestScheduler(resolution: 0.001, simulateProcessingDelay: false)
         let stub = StubTransport(scheduler: scheduler)
         stub.stub(path: "/slow", with: .json("{}", delay: .seconds(3)))
         let inbox = Inbox()
@@ -60,7 +60,7 @@ final class StubTransportTests: RxTestCase {
     }
 
     func testDisposeBeforeTheAnswerCancelsIt() throws {
-        let scheduler = TestScheduler(resolution: 0.001)
+        let scheduler = TestScheduler(resolution: 0.001, simulateProcessingDelay: false)
         let stub = StubTransport(scheduler: scheduler)
         stub.stub(path: "/slow", with: .status(200, delay: .seconds(1)))
         let inbox = Inbox()
@@ -73,7 +73,7 @@ final class StubTransportTests: RxTestCase {
     }
 
     func testAnAnswerLaterThanTheTimeoutTimesOut() throws {
-        let scheduler = TestScheduler(resolution: 0.001)
+        let scheduler = TestScheduler(resolution: 0.001, simulateProcessingDelay: false)
         let stub = StubTransport(scheduler: scheduler)
         stub.stub(path: "/slow", with: .status(200, delay: .seconds(30)))
         let inbox = Inbox()
@@ -97,7 +97,7 @@ final class StubTransportTests: RxTestCase {
 
     func testClientOverStubTransportInVirtualTime() throws {
         struct Item: Decodable, Equatable { let id: Int }
-        let scheduler = TestScheduler(resolution: 0.001)
+        let scheduler = TestScheduler(resolution: 0.001, simulateProcessingDelay: false)
         let stub = StubTransport(scheduler: scheduler)
         stub.stub(path: "/items/1", with: .json(#"{"id":1}"#, delay: .seconds(60)))
         let queue = DispatchQueue(label: "test.callbacks")

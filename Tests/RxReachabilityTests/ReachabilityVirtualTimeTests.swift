@@ -6,11 +6,11 @@ import XCTest
 
 /// Reachability's cadence and events in virtual time (one tick = one second), with a scripted prober.
 final class ReachabilityVirtualTimeTests: RxTestCase {
-    private var scheduler = TestScheduler(initialClock: 0)
+    private var scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
 
     override func setUp() {
         super.setUp()
-        scheduler = TestScheduler(initialClock: 0)
+        scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
     }
 
     private func makeProber(

@@ -5,7 +5,7 @@ import XCTest
 
 final class TestSchedulerObservableTests: RxTestCase {
     func testStartRecordsEventsAndTheHotSourceLogsSubscribeAndDisposeTicks() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([
             .next(150, 1),
             .next(210, 2),
@@ -18,7 +18,7 @@ final class TestSchedulerObservableTests: RxTestCase {
     }
 
     func testStartDisposesAtTheGivenTick() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([.next(210, 1), .next(260, 2), .next(320, 3)])
         let res = scheduler.start(disposed: 300) { xs.asObservable() }
         XCTAssertEqual(res.events, [.next(210, 1), .next(260, 2)])
@@ -26,7 +26,7 @@ final class TestSchedulerObservableTests: RxTestCase {
     }
 
     func testStartHonoursCustomCreateAndSubscribeTicks() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         var createdAt: TestTime?
         let xs = scheduler.createHotObservable([.next(205, "early"), .next(410, "late"), .completed(420)])
         let res = scheduler.start(created: 50, subscribed: 400, disposed: 500) { () -> Observable<String> in
@@ -39,7 +39,7 @@ final class TestSchedulerObservableTests: RxTestCase {
     }
 
     func testColdObservableReplaysAtTicksRelativeToEachSubscription() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createColdObservable([.next(0, "a"), .next(10, "b"), .completed(20)])
         let first = scheduler.createObserver(String.self)
         let second = scheduler.createObserver(String.self)
@@ -55,7 +55,7 @@ final class TestSchedulerObservableTests: RxTestCase {
 
     func testDisposingAColdSubscriptionCancelsItsPendingEvents() throws {
         try XCTSkipUnless(Resources.isCounting)
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createColdObservable([.next(10, 1), .next(1_000, 2)])
         let observer = scheduler.createObserver(Int.self)
         let before = Resources.total
@@ -71,7 +71,7 @@ final class TestSchedulerObservableTests: RxTestCase {
     }
 
     func testHotObservableSendsOnlyToCurrentSubscribersInSubscriptionOrder() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([.next(10, 1), .next(20, 2), .next(30, 3)])
         var log: [String] = []
         var late: Disposable?
@@ -87,7 +87,7 @@ final class TestSchedulerObservableTests: RxTestCase {
     }
 
     func testASubscriptionNeverDisposedIsLoggedWithIntMax() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([Recorded<Event<Int>>]())
         let subscription = xs.subscribe(scheduler.createObserver(Int.self))
         XCTAssertEqual(xs.subscriptions, [Subscription(0)])
@@ -98,7 +98,7 @@ final class TestSchedulerObservableTests: RxTestCase {
     }
 
     func testTestableObserverStampsEventsWithTheClockAndRecordsWhatItIsSent() {
-        let scheduler = TestScheduler(initialClock: 7)
+        let scheduler = TestScheduler(initialClock: 7, simulateProcessingDelay: false)
         let observer = scheduler.createObserver(Int.self)
         observer.onNext(1)
         scheduler.advanceTo(9)
@@ -110,7 +110,7 @@ final class TestSchedulerObservableTests: RxTestCase {
 
     func testStartReleasesTheSequenceAndItsSubscription() throws {
         try XCTSkipUnless(Resources.isCounting)
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let before = Resources.total
         let res = scheduler.start { Observable<Int>.never().map { $0 } }
         XCTAssertEqual(res.events, [])

@@ -7,7 +7,7 @@ import XCTest
 
 final class TestSchedulerTests: RxTestCase {
     func testActionsRunInTickOrderAndSameTickInSchedulingOrder() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         var log: [String] = []
         scheduler.scheduleAt(20) { log.append("b@\(scheduler.clock)") }
         scheduler.scheduleAt(10) { log.append("a@\(scheduler.clock)") }
@@ -21,7 +21,7 @@ final class TestSchedulerTests: RxTestCase {
     }
 
     func testWorkScheduledFromAnActionForTheSameTickRunsAfterWhatIsAlreadyQueued() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         var log: [String] = []
         scheduler.scheduleAt(10) {
             log.append("first")
@@ -36,7 +36,7 @@ final class TestSchedulerTests: RxTestCase {
     }
 
     func testWorkForAPastTickRunsAtTheCurrentOneAndTheClockNeverGoesBack() {
-        let scheduler = TestScheduler(initialClock: 50)
+        let scheduler = TestScheduler(initialClock: 50, simulateProcessingDelay: false)
         var ranAt: [TestTime] = []
         scheduler.scheduleAt(10) { ranAt.append(scheduler.clock) }
         scheduler.start()
@@ -45,7 +45,7 @@ final class TestSchedulerTests: RxTestCase {
     }
 
     func testIntervalsRoundToTheNearestTickButAPositiveIntervalIsNeverZeroTicks() {
-        let seconds = TestScheduler(resolution: 1.0)
+        let seconds = TestScheduler(resolution: 1.0, simulateProcessingDelay: false)
         XCTAssertEqual(seconds.ticks(for: .seconds(0.5)), 1, "0.5 s must not truncate to 0")
         XCTAssertEqual(seconds.ticks(for: .milliseconds(1)), 1)
         XCTAssertEqual(seconds.ticks(for: .seconds(1.4)), 1)
@@ -54,16 +54,16 @@ final class TestSchedulerTests: RxTestCase {
         XCTAssertEqual(seconds.ticks(for: .seconds(-3)), 0)
         XCTAssertNil(seconds.ticks(for: .never))
 
-        let tenths = TestScheduler(resolution: 0.1)
+        let tenths = TestScheduler(resolution: 0.1, simulateProcessingDelay: false)
         XCTAssertEqual(tenths.ticks(for: .seconds(0.5)), 5)
         XCTAssertEqual(tenths.ticks(for: .seconds(0.3)), 3, "0.3 / 0.1 is 2.9999…; it must round, not truncate")
-        let millis = TestScheduler(resolution: 0.001)
+        let millis = TestScheduler(resolution: 0.001, simulateProcessingDelay: false)
         XCTAssertEqual(millis.ticks(for: .seconds(0.5)), 500)
         XCTAssertEqual(millis.ticks(for: .milliseconds(300)), 300)
     }
 
     func testScheduleRelativeUsesTheConvertedTicks() {
-        let scheduler = TestScheduler(initialClock: 100, resolution: 0.1)
+        let scheduler = TestScheduler(initialClock: 100, resolution: 0.1, simulateProcessingDelay: false)
         var ranAt: [TestTime] = []
         _ = scheduler.scheduleRelative((), dueTime: .seconds(0.5)) { _ in
             ranAt.append(scheduler.clock)
@@ -79,7 +79,7 @@ final class TestSchedulerTests: RxTestCase {
     }
 
     func testNowFollowsTheClockAtTheResolution() {
-        let scheduler = TestScheduler(initialClock: 0, resolution: 0.001)
+        let scheduler = TestScheduler(initialClock: 0, resolution: 0.001, simulateProcessingDelay: false)
         XCTAssertEqual(scheduler.now, Date(timeIntervalSinceReferenceDate: 0))
         scheduler.advanceTo(1_500)
         XCTAssertEqual(scheduler.now.timeIntervalSinceReferenceDate, 1.5, accuracy: 1e-12)
@@ -88,12 +88,12 @@ final class TestSchedulerTests: RxTestCase {
     }
 
     func testInvalidResolutionFallsBackToOneSecond() {
-        XCTAssertEqual(TestScheduler(resolution: 0).resolution, 1.0)
-        XCTAssertEqual(TestScheduler(resolution: -.infinity).resolution, 1.0)
+        XCTAssertEqual(TestScheduler(resolution: 0, simulateProcessingDelay: false).resolution, 1.0)
+        XCTAssertEqual(TestScheduler(resolution: -.infinity, simulateProcessingDelay: false).resolution, 1.0)
     }
 
     func testAdvanceToRunsOnlyDueWorkThenSetsTheClock() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         var log: [TestTime] = []
         for time in [10, 20, 30] {
             scheduler.scheduleAt(time) { log.append(scheduler.clock) }
@@ -113,7 +113,7 @@ final class TestSchedulerTests: RxTestCase {
     }
 
     func testStopEndsTheRunAfterTheCurrentActionAndStartResumes() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         var log: [TestTime] = []
         scheduler.scheduleAt(10) {
             log.append(10)
@@ -130,7 +130,7 @@ final class TestSchedulerTests: RxTestCase {
     }
 
     func testDrivingTheClockFromInsideAnActionDoesNothing() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         var log: [TestTime] = []
         scheduler.scheduleAt(10) {
             scheduler.advanceTo(500)
@@ -144,7 +144,7 @@ final class TestSchedulerTests: RxTestCase {
 
     func testDisposingPendingWorkRemovesItAndReleasesWhatItCaptured() throws {
         try XCTSkipUnless(Resources.isCounting)
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let before = Resources.total
         var ran = false
         let captured = BooleanDisposable()
@@ -163,7 +163,7 @@ final class TestSchedulerTests: RxTestCase {
     }
 
     func testDisposingAfterTheActionRanDisposesWhatItReturned() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let inner = BooleanDisposable()
         let item = scheduler.schedule(()) { _ in inner }
         scheduler.start()
@@ -173,7 +173,7 @@ final class TestSchedulerTests: RxTestCase {
     }
 
     func testPeriodicWorkRunsAtExactTicksThreadsStateAndStopsOnDispose() {
-        let scheduler = TestScheduler(resolution: 1.0)
+        let scheduler = TestScheduler(resolution: 1.0, simulateProcessingDelay: false)
         var seen: [String] = []
         let periodic = scheduler.schedulePeriodic(0, startAfter: .seconds(1), period: .seconds(1.4)) { count in
             seen.append("\(count)@\(scheduler.clock)")
@@ -190,7 +190,7 @@ final class TestSchedulerTests: RxTestCase {
     }
 
     func testPeriodicWorkWithAZeroPeriodAdvancesOneTickPerRun() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         var ticks: [TestTime] = []
         let periodic = scheduler.schedulePeriodic((), startAfter: .seconds(2), period: .zero) { _ in
             ticks.append(scheduler.clock)
@@ -201,7 +201,7 @@ final class TestSchedulerTests: RxTestCase {
     }
 
     func testSchedulingAndDisposingFromManyThreadsIsSafe() {
-        let scheduler = TestScheduler()
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
         let ran = RunCounter()
         let kept = DisposableList()
         DispatchQueue.concurrentPerform(iterations: 400) { index in

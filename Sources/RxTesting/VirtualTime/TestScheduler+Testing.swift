@@ -23,6 +23,10 @@ extension TestScheduler {
     /// subscription at `disposed`, runs the scheduler until no work is left, and returns what the
     /// subscriber recorded (RxTest's defaults: 100, 200, 1000).
     ///
+    /// Creating, subscribing and disposing happen exactly at their ticks; work the sequence's
+    /// operators schedule for "now" runs one tick later unless the scheduler was made with
+    /// `simulateProcessingDelay: false` (see `TestScheduler`), as with RxTest.
+    ///
     /// The sequence and the subscription are released before this returns.
     public func start<Element>(
         created: TestTime = 100,

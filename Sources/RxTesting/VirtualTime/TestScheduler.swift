@@ -14,8 +14,13 @@ import RxCore
 /// negative one counts as zero. An infinite interval (`.never`), or one past `Int.max` ticks, never
 /// comes due: such work is not queued at all.
 ///
-/// Unlike RxTest's scheduler there is no simulated processing delay: `schedule(_:action:)` runs at the
-/// current tick (after the work already queued for it), not one tick later.
+/// As in RxTest, by default work an operator schedules for "now" (`schedule(_:action:)`, or
+/// `scheduleRelative` / `schedulePeriodic` with a due time that is already reached) runs one tick
+/// later: `simulateProcessingDelay`. `Observable.just(1, scheduler:)` subscribed at 200 sends its
+/// element at 201 and completes at 202, as an RxSwift test expects. With
+/// `simulateProcessingDelay: false` such work runs at the current tick instead, after the work
+/// already queued for it. The test-driving calls (`scheduleAt`, `scheduleRelative(ticks:)`, hot and
+/// cold observables, `start`) are never delayed.
 ///
 /// - Note: Thread-safe: every entry point may be called from any thread, and scheduled work may be
 ///   disposed from any thread, although a test normally drives it from one. Work runs on the thread
@@ -38,6 +43,9 @@ public final class TestScheduler: SchedulerType {
     /// How many seconds one tick stands for.
     public let resolution: Double
 
+    /// Whether work scheduled for the current tick (or earlier) runs one tick later (RxTest's rule).
+    public let simulateProcessingDelay: Bool
+
     private let state: LockedState<State>
 
     /// Creates a scheduler whose clock starts at `initialClock`.
@@ -46,8 +54,12 @@ public final class TestScheduler: SchedulerType {
     ///   - initialClock: The starting tick.
     ///   - resolution: Seconds per tick (1.0: a tick is a second; 0.001: a millisecond). A value that
     ///     is not positive and finite is replaced by 1.0.
-    public init(initialClock: TestTime = 0, resolution: Double = 1.0) {
+    ///   - simulateProcessingDelay: Whether work an operator schedules for the current tick runs one
+    ///     tick later, as with RxTest's `TestScheduler` (the default); false runs it at the current
+    ///     tick.
+    public init(initialClock: TestTime = 0, resolution: Double = 1.0, simulateProcessingDelay: Bool = true) {
         self.resolution = resolution.isFinite && resolution > 0 ? resolution : 1.0
+        self.simulateProcessingDelay = simulateProcessingDelay
         self.state = .make(State(clock: initialClock))
     }
 
@@ -84,7 +96,7 @@ public final class TestScheduler: SchedulerType {
 
     /// Schedules `action` at the current tick, after the work already queued for it.
     public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
-        scheduleAbsolute(at: nil) { action(state) }
+        scheduleAbsolute(at: nil, delayingNow: simulateProcessingDelay) { action(state) }
     }
 
     /// Schedules `action` `dueTime` from now, converted to ticks (see the type's documentation).
@@ -94,6 +106,9 @@ public final class TestScheduler: SchedulerType {
         action: @escaping (StateType) -> Disposable
     ) -> Disposable {
         guard let ticks = ticks(for: dueTime) else { return Disposables.create() }
+        guard ticks > 0 else {
+            return scheduleAbsolute(at: nil, delayingNow: simulateProcessingDelay) { action(state) }
+        }
         return scheduleRelative(ticks: ticks) { action(state) }
     }
 
@@ -107,8 +122,13 @@ public final class TestScheduler: SchedulerType {
         period: RxTimeInterval,
         action: @escaping (StateType) -> StateType
     ) -> Disposable {
+        // RxTest's processing delay moves a first run due now one tick later, and the period counts
+        // from that run.
+        let now = clock
+        let delayed = simulateProcessingDelay && ticks(for: startAfter) == 0 && now < TestTime.max
         let work = VirtualPeriodicWork(
-            scheduler: self, origin: clock, startAfter: startAfter, period: period, state: state, action: action
+            scheduler: self, origin: delayed ? now + 1 : now, startAfter: startAfter, period: period,
+            state: state, action: action
         )
         work.scheduleNext()
         return work
@@ -140,11 +160,14 @@ public final class TestScheduler: SchedulerType {
 
     /// Queues `action` at `time`, or at the current tick if `time` is nil or past.
     @discardableResult
-    func scheduleAbsolute(at time: TestTime?, action: @escaping () -> Disposable) -> Disposable {
+    func scheduleAbsolute(
+        at time: TestTime?, delayingNow: Bool = false, action: @escaping () -> Disposable
+    ) -> Disposable {
         state.withLock { state -> VirtualScheduledItem in
+            let due = max(time ?? state.clock, state.clock)
             let item = VirtualScheduledItem(
                 id: state.nextID,
-                time: max(time ?? state.clock, state.clock),
+                time: delayingNow && due == state.clock && due < TestTime.max ? due + 1 : due,
                 scheduler: self,
                 action: action
             )

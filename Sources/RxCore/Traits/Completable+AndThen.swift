@@ -11,6 +11,15 @@ extension Completable {
     /// Runs `second` after this `Completable` completes; an error skips it.
     ///
     /// - Parameter second: Subscribed only once this one completed.
+    /// - Returns: A `Maybe` with `second`'s outcome, or the first error.
+    /// - Note: `second` is subscribed on the thread this `Completable` completes on.
+    public func andThen<Element>(_ second: Maybe<Element>) -> Maybe<Element> {
+        Maybe(unchecked: AndThenObservable(first: source, second: second.asObservable()))
+    }
+
+    /// Runs `second` after this `Completable` completes; an error skips it.
+    ///
+    /// - Parameter second: Subscribed only once this one completed.
     /// - Returns: A `Completable` that completes when `second` does, or fails with the first error.
     /// - Note: `second` is subscribed on the thread this `Completable` completes on.
     public func andThen(_ second: Completable) -> Completable {
@@ -38,10 +47,11 @@ final class AndThenObservable<Element>: Observable<Element>, @unchecked Sendable
     }
 
     override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
+        let current = SerialDisposable()
         let firstSubscription = SingleAssignmentDisposable()
-        let secondSubscription = SingleAssignmentDisposable()
-        let sink = AndThenSink(second: second, secondSubscription: secondSubscription, downstream: observer)
-        sink.setUpstream(CompositeDisposable(firstSubscription, secondSubscription))
+        current.disposable = firstSubscription
+        let sink = AndThenSink(second: second, current: current, downstream: observer)
+        sink.setUpstream(current)
         firstSubscription.setDisposable(first.subscribe(sink))
         return sink
     }
@@ -51,15 +61,12 @@ final class AndThenObservable<Element>: Observable<Element>, @unchecked Sendable
 // @unchecked Sendable: immutable after init; the lifecycle word of Sink orders events and dispose.
 final class AndThenSink<Element>: Sink<Never, Element>, @unchecked Sendable {
     private let second: Observable<Element>
-    private let secondSubscription: SingleAssignmentDisposable
+    /// The running part's subscription: the first sequence's, then the second's.
+    private let current: SerialDisposable
 
-    init(
-        second: Observable<Element>,
-        secondSubscription: SingleAssignmentDisposable,
-        downstream: ObserverNode<Element>
-    ) {
+    init(second: Observable<Element>, current: SerialDisposable, downstream: ObserverNode<Element>) {
         self.second = second
-        self.secondSubscription = secondSubscription
+        self.current = current
         super.init(downstream: downstream)
     }
 
@@ -69,6 +76,10 @@ final class AndThenSink<Element>: Sink<Never, Element>, @unchecked Sendable {
 
     override func onCompleted() {
         guard !isStoppedOrDisposed else { return }
+        // Replacing the first sequence's subscription releases it, and what its operators capture,
+        // before the second runs (a long-running second must not keep the finished first alive).
+        let secondSubscription = SingleAssignmentDisposable()
+        current.disposable = secondSubscription
         secondSubscription.setDisposable(second.subscribe(AndThenSecondObserver(sink: self)))
     }
 

@@ -4,20 +4,25 @@ extension ObservableType {
     /// - Returns: A `Single` that fails with `RxError.noElements` if the source completes empty, and
     ///   with `RxError.moreThanOneElement` (disposing the source) as soon as a second element arrives.
     public func asSingle() -> Single<Element> {
-        Single(unchecked: AsSingleObservable(source: asObservable()))
+        Single(unchecked: AsSingleObservable(source: asObservable(), requiresElement: true))
     }
 }
 
+/// Checks that the source emits at most one element (`asMaybe`), or exactly one (`asSingle`).
 // @unchecked Sendable: immutable after init.
 final class AsSingleObservable<Element>: Observable<Element>, @unchecked Sendable {
     private let source: Observable<Element>
+    private let requiresElement: Bool
 
-    init(source: Observable<Element>) {
+    /// - Parameter requiresElement: Whether an empty completion fails with `RxError.noElements`
+    ///   (`asSingle`) or goes through (`asMaybe`).
+    init(source: Observable<Element>, requiresElement: Bool) {
         self.source = source
+        self.requiresElement = requiresElement
     }
 
     override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
-        let sink = AsSingleSink(downstream: observer)
+        let sink = AsSingleSink(requiresElement: requiresElement, downstream: observer)
         sink.setUpstream(source.subscribe(sink))
         return sink
     }
@@ -25,8 +30,14 @@ final class AsSingleObservable<Element>: Observable<Element>, @unchecked Sendabl
 
 // @unchecked Sendable: `element` is touched only by upstream events, which arrive serialized.
 final class AsSingleSink<Element>: Sink<Element, Element>, @unchecked Sendable {
+    private let requiresElement: Bool
     // Events arrive serialized (the grammar), so this needs no lock.
     private var element: Element?
+
+    init(requiresElement: Bool, downstream: ObserverNode<Element>) {
+        self.requiresElement = requiresElement
+        super.init(downstream: downstream)
+    }
 
     override func onNext(_ element: Element) {
         guard !isStoppedOrDisposed else { return }
@@ -43,7 +54,11 @@ final class AsSingleSink<Element>: Sink<Element, Element>, @unchecked Sendable {
 
     override func onCompleted() {
         guard let element else {
-            forwardError(RxError.noElements)
+            if requiresElement {
+                forwardError(RxError.noElements)
+            } else {
+                forwardCompleted()
+            }
             return
         }
         forwardNext(element)

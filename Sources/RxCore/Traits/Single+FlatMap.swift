@@ -25,4 +25,32 @@ extension Single {
     ) -> Observable<Result> {
         FlatMapObservable(source: source, maxConcurrent: .max, dropsWhenBusy: false, selector: selector)
     }
+
+    /// Chains a `Maybe` that depends on this one's element.
+    ///
+    /// - Parameter selector: Returns the `Maybe` for the element; an error it throws becomes the
+    ///   failure.
+    /// - Returns: A `Maybe` with the chained one's outcome; it fails if this `Single`, the selector
+    ///   or the chained `Maybe` fails.
+    /// - Note: `selector` runs on the thread this `Single` succeeds on; the outcome arrives on the
+    ///   chained `Maybe`'s thread. Disposing cancels whichever of the two is running.
+    public func flatMapMaybe<Result>(_ selector: @escaping (Element) throws -> Maybe<Result>) -> Maybe<Result> {
+        Maybe<Result>(unchecked: FlatMapObservable(source: source, maxConcurrent: .max, dropsWhenBusy: false) {
+            try selector($0).source
+        })
+    }
+
+    /// Chains a `Completable` that depends on this one's element.
+    ///
+    /// - Parameter selector: Returns the `Completable` for the element; an error it throws becomes
+    ///   the failure.
+    /// - Returns: A `Completable` that completes when the chained one does; it fails if this
+    ///   `Single`, the selector or the chained `Completable` fails.
+    /// - Note: `selector` runs on the thread this `Single` succeeds on; the event arrives on the
+    ///   chained `Completable`'s thread. Disposing cancels whichever of the two is running.
+    public func flatMapCompletable(_ selector: @escaping (Element) throws -> Completable) -> Completable {
+        Completable(unchecked: FlatMapObservable(source: source, maxConcurrent: .max, dropsWhenBusy: false) {
+            try selector($0).asObservable()
+        })
+    }
 }

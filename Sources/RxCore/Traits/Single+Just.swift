@@ -14,4 +14,11 @@ extension Single {
     public static func error(_ error: Error) -> Single<Element> {
         Single(unchecked: Observable.error(error))
     }
+
+    /// A `Single` that never delivers its event (until disposed).
+    ///
+    /// - Returns: A `Single` that delivers nothing.
+    public static func never() -> Single<Element> {
+        Single(unchecked: Observable.never())
+    }
 }

@@ -42,3 +42,35 @@ extension Equatable {
         return self == other
     }
 }
+
+/// `Maybe` events compare as `Event`s do: same case, equal elements, or equal errors (see
+/// `errorsAreEqual`). Declared here, as RxTest does, for assertions.
+extension MaybeEvent: Equatable where Element: Equatable {
+    public static func == (lhs: MaybeEvent<Element>, rhs: MaybeEvent<Element>) -> Bool {
+        switch (lhs, rhs) {
+        case (.success(let left), .success(let right)):
+            return left == right
+        case (.error(let left), .error(let right)):
+            return errorsAreEqual(left, right)
+        case (.completed, .completed):
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+/// `Completable` events compare as `Event`s do: both completed, or equal errors (see
+/// `errorsAreEqual`). Declared here, as RxTest does, for assertions.
+extension CompletableEvent: Equatable {
+    public static func == (lhs: CompletableEvent, rhs: CompletableEvent) -> Bool {
+        switch (lhs, rhs) {
+        case (.error(let left), .error(let right)):
+            return errorsAreEqual(left, right)
+        case (.completed, .completed):
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,19 @@
+extension Single {
+    /// Keeps the element only if it satisfies `predicate`; otherwise completes without one.
+    ///
+    /// - Parameter predicate: Tests the element; an error it throws fails the result with it.
+    /// - Returns: A `Maybe` of the element if it passed.
+    /// - Note: `predicate` runs on the thread the element arrives on.
+    public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Maybe<Element> {
+        Maybe(unchecked: source.filter(predicate))
+    }
+
+    /// Transforms the element, completing without one when `transform` returns `nil`.
+    ///
+    /// - Parameter transform: Maps the element; an error it throws fails the result with it.
+    /// - Returns: A `Maybe` of the non-`nil` transformed element.
+    /// - Note: `transform` runs on the thread the element arrives on.
+    public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Maybe<Result> {
+        Maybe<Result>(unchecked: source.compactMap(transform))
+    }
+}

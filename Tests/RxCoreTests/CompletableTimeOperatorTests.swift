@@ -3,7 +3,7 @@ import RxTesting
 import XCTest
 
 final class CompletableTimeOperatorTests: RxTestCase {
-    private let scheduler = TestScheduler(initialClock: 0)
+    private let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
 
     private func cold(_ events: [Recorded<Event<Never>>]) -> TestableObservable<Never> {
         scheduler.createColdObservable(events)

@@ -3,7 +3,7 @@ import RxTesting
 import XCTest
 
 final class MaybeOperatorTests: RxTestCase {
-    private let scheduler = TestScheduler(initialClock: 0)
+    private let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
 
     /// A `Maybe` over a hot source: `[.next(t, x), .completed(t)]` succeeds at `t`.
     private func hot(_ events: [Recorded<Event<Int>>]) -> TestableObservable<Int> {

@@ -28,7 +28,7 @@ final class MaybeTests: RxTestCase {
     }
 
     func testCreateDeliversTheFirstEventThenDisposesAtThatTick() {
-        let scheduler = TestScheduler(initialClock: 0)
+        let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
         var observer: Maybe<Int>.MaybeObserver?
         var disposedAt: TestTime?
         scheduler.scheduleAt(201) { observer?(.success(1)) }
@@ -64,7 +64,7 @@ final class MaybeTests: RxTestCase {
     private func runCreate(
         sending events: [(TestTime, MaybeEvent<Int>)]
     ) -> (events: [Recorded<Event<Int>>], disposedAt: TestTime?) {
-        let scheduler = TestScheduler(initialClock: 0)
+        let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
         var observer: Maybe<Int>.MaybeObserver?
         var disposedAt: TestTime?
         for (time, event) in events {
@@ -82,7 +82,7 @@ final class MaybeTests: RxTestCase {
     }
 
     func testDisposingBeforeTheEventDisposesTheWorkAndDropsTheEvent() {
-        let scheduler = TestScheduler(initialClock: 0)
+        let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
         var observer: Maybe<Int>.MaybeObserver?
         var disposedAt: TestTime?
         var disposedHandlerCalls = 0
@@ -137,7 +137,7 @@ final class MaybeTests: RxTestCase {
     }
 
     func testAsMaybePassesAtMostOneElementAtCompletion() {
-        let scheduler = TestScheduler(initialClock: 0)
+        let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
         let one = scheduler.createHotObservable([.next(210, 1), .completed(220)])
         let res = scheduler.start { one.asMaybe().asObservable() }
         XCTAssertEqual(res.events, [.next(220, 1), .completed(220)])
@@ -151,7 +151,7 @@ final class MaybeTests: RxTestCase {
     }
 
     func testAsMaybeFailsOnASecondElementAndDisposesTheSource() {
-        let scheduler = TestScheduler(initialClock: 0)
+        let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(230)])
         let res = scheduler.start { xs.asMaybe().asObservable() }
         XCTAssertEqual(res.events, [.error(220, RxError.moreThanOneElement)])
@@ -159,7 +159,7 @@ final class MaybeTests: RxTestCase {
     }
 
     func testAsMaybePassesTheSourceError() {
-        let scheduler = TestScheduler(initialClock: 0)
+        let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([.next(210, 1), .error(220, TestError.boom)])
         let res = scheduler.start { xs.asMaybe().asObservable() }
         XCTAssertEqual(res.events, [.error(220, TestError.boom)])
@@ -167,7 +167,7 @@ final class MaybeTests: RxTestCase {
     }
 
     func testAsMaybeDisposedBeforeCompletionDisposesTheSource() {
-        let scheduler = TestScheduler(initialClock: 0)
+        let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([.next(210, 1), .completed(400)])
         let res = scheduler.start(disposed: 300) { xs.asMaybe().asObservable() }
         XCTAssertEqual(res.events, [])

@@ -3,7 +3,7 @@ import RxTesting
 import XCTest
 
 final class MaybeTimeOperatorTests: RxTestCase {
-    private let scheduler = TestScheduler(initialClock: 0)
+    private let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
 
     func testDelayShiftsTheElementAndAnEmptyCompletionButNotAnError() {
         let success = scheduler.start { Maybe.just(1).delay(.seconds(2), scheduler: self.scheduler).asObservable() }

@@ -3,7 +3,7 @@ import RxTesting
 import XCTest
 
 final class SingleMaybeOperatorTests: RxTestCase {
-    private let scheduler = TestScheduler(initialClock: 0)
+    private let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
 
     func testFilterTurnsARejectedElementIntoAnEmptyMaybe() {
         XCTAssertEqual(collect(Single.just(4).filter { $0 > 3 }), [.next(4), .completed])

@@ -6,8 +6,9 @@ extension Maybe {
     ///   - source2: The second `Maybe`.
     ///   - resultSelector: Builds the result from both elements; an error it throws becomes the
     ///     failure.
-    /// - Returns: A `Maybe` that succeeds once both have, completes empty as soon as either
-    ///   completes empty, and fails as soon as either fails; the other is then disposed.
+    /// - Returns: A `Maybe` that succeeds once both have, completes empty when one completed empty
+    ///   and the other has finished too (RxSwift's zip rule), and fails as soon as either fails;
+    ///   the other is then disposed.
     /// - Note: The sources may finish on different threads; the outcome arrives on the thread of
     ///   the one that decided it. Thread-safe.
     public static func zip<E1, E2>(
@@ -24,8 +25,9 @@ extension Maybe {
     ///   - source2: The second `Maybe`.
     ///   - source3: The third `Maybe`.
     ///   - resultSelector: Builds the result; an error it throws becomes the failure.
-    /// - Returns: A `Maybe` that succeeds once all have, completes empty as soon as one completes
-    ///   empty, and fails as soon as one fails; the others are then disposed.
+    /// - Returns: A `Maybe` that succeeds once all have, completes empty when one completed empty
+    ///   and the others have finished too (RxSwift's zip rule), and fails as soon as one fails; the
+    ///   others are then disposed.
     /// - Note: The outcome arrives on the thread of the source that decided it. Thread-safe.
     public static func zip<E1, E2, E3>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>,
@@ -42,8 +44,9 @@ extension Maybe {
     /// - Parameters:
     ///   - sources: The `Maybe`s; an empty collection succeeds at once with `resultSelector([])`.
     ///   - resultSelector: Builds the result; an error it throws becomes the failure.
-    /// - Returns: A `Maybe` that succeeds once all have, completes empty as soon as one completes
-    ///   empty, and fails as soon as one fails; the others are then disposed.
+    /// - Returns: A `Maybe` that succeeds once all have, completes empty when one completed empty
+    ///   and the others have finished too (RxSwift's zip rule), and fails as soon as one fails; the
+    ///   others are then disposed.
     /// - Note: The outcome arrives on the thread of the source that decided it. Thread-safe.
     public static func zip<Sources: Collection, SourceElement>(
         _ sources: Sources, resultSelector: @escaping ([SourceElement]) throws -> Element
@@ -58,8 +61,9 @@ extension Maybe {
     /// the collection.
     ///
     /// - Parameter sources: The `Maybe`s; an empty collection succeeds at once with `[]`.
-    /// - Returns: A `Maybe` that succeeds once all have, completes empty as soon as one completes
-    ///   empty, and fails as soon as one fails; the others are then disposed.
+    /// - Returns: A `Maybe` that succeeds once all have, completes empty when one completed empty
+    ///   and the others have finished too (RxSwift's zip rule), and fails as soon as one fails; the
+    ///   others are then disposed.
     /// - Note: The outcome arrives on the thread of the source that decided it. Thread-safe.
     public static func zip<Sources: Collection>(_ sources: Sources) -> Maybe<[Element]>
     where Sources.Element == Maybe<Element> {
@@ -73,8 +77,9 @@ extension Maybe where Element == Any {
     /// - Parameters:
     ///   - source1: The first `Maybe`.
     ///   - source2: The second `Maybe`.
-    /// - Returns: A `Maybe` that succeeds once both have, completes empty as soon as either
-    ///   completes empty, and fails as soon as either fails; the other is then disposed.
+    /// - Returns: A `Maybe` that succeeds once both have, completes empty when one completed empty
+    ///   and the other has finished too (RxSwift's zip rule), and fails as soon as either fails;
+    ///   the other is then disposed.
     /// - Note: The outcome arrives on the thread of the source that decided it. Thread-safe.
     public static func zip<E1, E2>(_ source1: Maybe<E1>, _ source2: Maybe<E2>) -> Maybe<(E1, E2)> {
         Maybe<(E1, E2)>.zip(source1, source2) { ($0, $1) }
@@ -86,8 +91,9 @@ extension Maybe where Element == Any {
     ///   - source1: The first `Maybe`.
     ///   - source2: The second `Maybe`.
     ///   - source3: The third `Maybe`.
-    /// - Returns: A `Maybe` that succeeds once all have, completes empty as soon as one completes
-    ///   empty, and fails as soon as one fails; the others are then disposed.
+    /// - Returns: A `Maybe` that succeeds once all have, completes empty when one completed empty
+    ///   and the others have finished too (RxSwift's zip rule), and fails as soon as one fails; the
+    ///   others are then disposed.
     /// - Note: The outcome arrives on the thread of the source that decided it. Thread-safe.
     public static func zip<E1, E2, E3>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>

@@ -15,7 +15,9 @@ extension Maybe {
         _ source1: Maybe<E1>, _ source2: Maybe<E2>,
         resultSelector: @escaping (E1, E2) throws -> Element
     ) -> Maybe<Element> {
-        Maybe(unchecked: Zip2Observable(source1.source, source2.source, resultSelector: resultSelector))
+        Maybe(unchecked: CombiningBuffers2.observable(
+            .zip, source1.source, source2.source
+        ) { try resultSelector($0.0, $0.1) })
     }
 
     /// Runs three `Maybe`s at once and combines their elements when all have succeeded.
@@ -33,9 +35,9 @@ extension Maybe {
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>,
         resultSelector: @escaping (E1, E2, E3) throws -> Element
     ) -> Maybe<Element> {
-        Maybe(unchecked: Zip3Observable(
-            source1.source, source2.source, source3.source, resultSelector: resultSelector
-        ))
+        Maybe(unchecked: CombiningBuffers3.observable(
+            .zip, source1.source, source2.source, source3.source
+        ) { try resultSelector($0.0, $0.1, $0.2) })
     }
 
     /// Runs every `Maybe` of a collection at once and combines their elements, in the order of the
@@ -54,7 +56,7 @@ extension Maybe {
         guard !sources.isEmpty else {
             return Maybe(unchecked: Observable<[SourceElement]>.just([]).map(resultSelector))
         }
-        return Maybe(unchecked: ZipCollectionObservable(sources: sources.map(\.source), resultSelector: resultSelector))
+        return Maybe(unchecked: CombiningArrayBuffers.observable(.zip, sources.map(\.source), combine: resultSelector))
     }
 
     /// Runs every `Maybe` of a collection at once and succeeds with their elements, in the order of

@@ -99,7 +99,9 @@ final class TakeForTests: RxTestCase {
             let subscription = recorder.subscribe(source.observable.take(for: .microseconds(50), scheduler: queue))
             for value in 0..<200 { source.onNext(value) }
             let deadline = Date().addingTimeInterval(2)
-            while recorder.terminalCount == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+            // The completion may come from the timer's thread, which disposes the chain right after:
+            // wait for the end of the subscription, not just for the terminal event.
+            while recorder.disposed == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
             subscription.dispose()
             recorder.assertOneTerminal()
             XCTAssertEqual(recorder.events.last, .completed)

@@ -76,8 +76,10 @@ final class CatchSequenceSink<Element>: Sink<Element, Element>, @unchecked Senda
 
     override func onError(_ error: Error) {
         var previous: Disposable?
+        var previousError: Error?
         let startsLoop = state.withLock { state -> Bool in
             guard !state.isDisposed else { return false }
+            previousError = state.lastError
             state.lastError = error
             previous = state.current
             state.current = nil
@@ -89,6 +91,8 @@ final class CatchSequenceSink<Element>: Sink<Element, Element>, @unchecked Senda
             return true
         }
         previous?.dispose()
+        // Released here, after the lock: its deinit may run user code.
+        _ = previousError
         if startsLoop {
             advance()
         }

@@ -112,6 +112,7 @@ final class ScheduledSequenceSink<S: Sequence>: Sink<S.Element, S.Element>, @unc
                 step(iterator)
                 return Disposables.create()
             }
+            var replaced: Disposable?
             let (next, disposeNow) = state.withLock { state -> (S.Iterator?, Bool) in
                 state.isScheduling = false
                 if state.isDisposed { return (nil, true) }
@@ -120,9 +121,13 @@ final class ScheduledSequenceSink<S: Sequence>: Sink<S.Element, S.Element>, @unc
                     state.handedBack = nil
                     return (handedBack, false)
                 }
+                replaced = state.scheduled
                 state.scheduled = scheduled
                 return (nil, false)
             }
+            // The finished action's handle is released here, after the lock: a user scheduler's
+            // disposable may run code in its deinit.
+            _ = replaced
             if disposeNow {
                 scheduled.dispose()
             }

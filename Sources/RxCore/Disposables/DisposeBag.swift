@@ -20,6 +20,11 @@ public final class DisposeBag: Sendable {
 
     /// Adds every one of `disposables`.
     public func insert(_ disposables: Disposable...) {
+        insert(disposables)
+    }
+
+    /// Adds every one of `disposables`, in order.
+    public func insert(_ disposables: [Disposable]) {
         let entries = disposables.map(classDisposable)
         self.disposables.withLock { $0.append(contentsOf: entries) }
     }

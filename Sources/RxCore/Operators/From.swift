@@ -20,6 +20,18 @@ extension Observable {
     public static func of(_ elements: Element...) -> Observable<Element> {
         FromSequenceObservable(elements)
     }
+
+    /// A sequence of `optional`'s value, if it has one, then completion.
+    ///
+    /// - Parameter optional: The element to emit, or nil for a sequence that only completes.
+    /// - Returns: A cold sequence.
+    /// - Note: Events are emitted synchronously, on the subscribing thread. Thread-safe.
+    public static func from(optional: Element?) -> Observable<Element> {
+        if let optional {
+            return JustObservable(optional)
+        }
+        return EmptyObservable()
+    }
 }
 
 // @unchecked Sendable: immutable after init; each subscription makes its own iterator.

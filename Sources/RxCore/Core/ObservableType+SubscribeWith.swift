@@ -1,0 +1,46 @@
+extension ObservableType {
+    /// Subscribes with closures that receive `object`, held weakly: once it is gone, later events
+    /// are ignored (the subscription itself goes on until disposed or terminated), as in RxSwift.
+    ///
+    /// Saves the `[weak self] in guard let self else { return }` dance in each handler.
+    ///
+    /// - Parameters:
+    ///   - object: Passed to each handler while it is alive; not retained by the subscription.
+    ///   - onNext: Called with `object` and each element.
+    ///   - onError: Called once with `object` and the error if the sequence fails.
+    ///   - onCompleted: Called once with `object` if the sequence completes.
+    ///   - onDisposed: Called once with `object` when the subscription ends: after a terminal event
+    ///     or on dispose.
+    /// - Returns: The subscription; disposing it cancels the work and no handler runs afterwards.
+    /// - Note: Handlers run on the thread the events arrive on. Thread-safe.
+    public func subscribe<Object: AnyObject>(
+        with object: Object,
+        onNext: ((Object, Element) -> Void)? = nil,
+        onError: ((Object, Error) -> Void)? = nil,
+        onCompleted: ((Object) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil
+    ) -> Disposable {
+        subscribe(
+            onNext: onNext.map { handler in
+                { [weak object] element in
+                    if let object { handler(object, element) }
+                }
+            },
+            onError: onError.map { handler in
+                { [weak object] error in
+                    if let object { handler(object, error) }
+                }
+            },
+            onCompleted: onCompleted.map { handler in
+                { [weak object] in
+                    if let object { handler(object) }
+                }
+            },
+            onDisposed: onDisposed.map { handler in
+                { [weak object] in
+                    if let object { handler(object) }
+                }
+            }
+        )
+    }
+}

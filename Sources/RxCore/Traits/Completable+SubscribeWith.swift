@@ -1,0 +1,37 @@
+extension Completable {
+    /// Subscribes with closures that receive `object`, held weakly: once it is gone, the event is
+    /// ignored, as in RxSwift.
+    ///
+    /// - Parameters:
+    ///   - object: Passed to each handler while it is alive; not retained by the subscription.
+    ///   - onCompleted: Called once with `object` if the work succeeds.
+    ///   - onError: Called once with `object` and the error if it fails.
+    ///   - onDisposed: Called once with `object` when the subscription ends: after the event or on
+    ///     dispose.
+    /// - Returns: The subscription; disposing it cancels the work and no handler runs afterwards.
+    /// - Note: Handlers run on the thread the event arrives on. Thread-safe.
+    public func subscribe<Object: AnyObject>(
+        with object: Object,
+        onCompleted: ((Object) -> Void)? = nil,
+        onError: ((Object, Swift.Error) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil
+    ) -> Disposable {
+        subscribe(
+            onCompleted: onCompleted.map { handler in
+                { [weak object] in
+                    if let object { handler(object) }
+                }
+            },
+            onError: onError.map { handler in
+                { [weak object] error in
+                    if let object { handler(object, error) }
+                }
+            },
+            onDisposed: onDisposed.map { handler in
+                { [weak object] in
+                    if let object { handler(object) }
+                }
+            }
+        )
+    }
+}

@@ -4,7 +4,7 @@ import XCTest
 
 /// `BehaviorRelay` holds a current value, replays it to each new subscriber, and never terminates.
 final class BehaviorRelayTests: RxTestCase {
-    private let scheduler = TestScheduler(initialClock: 0)
+    private let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
 
     func testSubscribersReceiveTheCurrentValueThenEveryAcceptedOne() {
         let relay = BehaviorRelay(value: 0)

@@ -4,7 +4,7 @@ import XCTest
 
 /// `Observable.catch(sequence:)` moves to the next sequence each time the current one fails.
 final class CatchSequenceTests: RxTestCase {
-    private let scheduler = TestScheduler(initialClock: 0)
+    private let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
 
     func testMovesToTheNextSequenceOnEachErrorUntilOneCompletes() {
         let xs1 = scheduler.createColdObservable([.next(10, 1), .next(20, 2), .next(30, 3), .error(40, TestError.boom)])

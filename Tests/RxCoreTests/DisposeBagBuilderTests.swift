@@ -5,7 +5,7 @@ import XCTest
 /// `DisposeBag(disposing:)`, `DisposeBag { ... }` and `bag.insert { ... }` hold what they are given
 /// and dispose it, in order, when the bag goes away.
 final class DisposeBagBuilderTests: RxTestCase {
-    private let scheduler = TestScheduler(initialClock: 0)
+    private let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
 
     func testInsertBuilderDisposesTheListedSubscriptionsWhenTheBagGoes() {
         let xs = scheduler.createHotObservable([.next(210, 1), .next(260, 2)])

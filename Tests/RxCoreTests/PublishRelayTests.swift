@@ -4,7 +4,7 @@ import XCTest
 
 /// `PublishRelay` forwards accepted elements to the subscribers of the moment and never terminates.
 final class PublishRelayTests: RxTestCase {
-    private let scheduler = TestScheduler(initialClock: 0)
+    private let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
 
     func testSubscribersReceiveTheElementsAcceptedWhileSubscribed() {
         let relay = PublishRelay<Int>()

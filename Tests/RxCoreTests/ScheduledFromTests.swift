@@ -8,79 +8,62 @@ import XCTest
 final class ScheduledFromTests: RxTestCase {
     private let scheduler = TestScheduler(initialClock: 0)
 
-    /// Runs every action one tick after it is scheduled (RxTest's simulated processing delay), so
-    /// that each action shows as a tick of its own.
-    private struct OneTickLater: ImmediateSchedulerType {
-        let base: TestScheduler
-
-        func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
-            base.scheduleRelative(state, dueTime: .seconds(1), action: action)
-        }
-    }
-
     func testOfSendsEachElementAndTheCompletionAsAnActionOfItsOwn() {
-        let later = OneTickLater(base: scheduler)
-        let res = scheduler.start { Observable.of(1, 2, 3, scheduler: later) }
+        let res = scheduler.start { [scheduler] in Observable.of(1, 2, 3, scheduler: scheduler) }
         XCTAssertEqual(res.events, [.next(201, 1), .next(202, 2), .next(203, 3), .completed(204)])
         XCTAssertTrue(scheduler.isIdle)
     }
 
     func testFromASequenceSendsEachElementAsAnActionOfItsOwn() {
-        let later = OneTickLater(base: scheduler)
-        let res = scheduler.start { Observable.from(["a", "b"], scheduler: later) }
+        let res = scheduler.start { [scheduler] in Observable.from(["a", "b"], scheduler: scheduler) }
         XCTAssertEqual(res.events, [.next(201, "a"), .next(202, "b"), .completed(203)])
     }
 
-    func testOnATestSchedulerEverythingIsSentAtTheSubscriptionTick() {
-        let res = scheduler.start { Observable.from(1...3, scheduler: self.scheduler) }
+    func testWithoutTheProcessingDelayEverythingIsSentAtTheSubscriptionTick() {
+        let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
+        let res = scheduler.start { [scheduler] in Observable.from(1...3, scheduler: scheduler) }
         XCTAssertEqual(res.events, [.next(200, 1), .next(200, 2), .next(200, 3), .completed(200)])
     }
 
     func testAnEmptySequenceCompletesInOneAction() {
-        let later = OneTickLater(base: scheduler)
-        let res = scheduler.start { Observable<Int>.from([], scheduler: later) }
+        let res = scheduler.start { [scheduler] in Observable<Int>.from([], scheduler: scheduler) }
         XCTAssertEqual(res.events, [.completed(201)])
     }
 
     func testJustSendsTheElementThenTheCompletionInAnotherAction() {
-        let later = OneTickLater(base: scheduler)
-        let res = scheduler.start { Observable.just(42, scheduler: later) }
+        let res = scheduler.start { [scheduler] in Observable.just(42, scheduler: scheduler) }
         XCTAssertEqual(res.events, [.next(201, 42), .completed(202)])
     }
 
     func testFromOptionalWithASchedulerSendsTheValueIfAny() {
-        let later = OneTickLater(base: scheduler)
-        let some = scheduler.start { Observable.from(optional: Optional(7), scheduler: later) }
+        let some = scheduler.start { [scheduler] in Observable.from(optional: Optional(7), scheduler: scheduler) }
         XCTAssertEqual(some.events, [.next(201, 7), .completed(202)])
         let other = TestScheduler(initialClock: 0)
-        let none = other.start { Observable<Int>.from(optional: nil, scheduler: OneTickLater(base: other)) }
+        let none = other.start { Observable<Int>.from(optional: nil, scheduler: other) }
         XCTAssertEqual(none.events, [.completed(201)])
     }
 
     func testFromOptionalSendsTheValueIfAnySynchronously() {
-        let some = scheduler.start { Observable.from(optional: Optional(7)) }
+        let some = scheduler.start { [scheduler] in Observable.from(optional: Optional(7)) }
         XCTAssertEqual(some.events, [.next(200, 7), .completed(200)])
         XCTAssertEqual(collect(Observable<Int>.from(optional: nil)), [.completed])
     }
 
     func testDisposingStopsThePendingActionAndNothingMoreIsSent() {
-        let later = OneTickLater(base: scheduler)
-        let res = scheduler.start(disposed: 202) { Observable.of(1, 2, 3, 4, scheduler: later) }
+        let res = scheduler.start(disposed: 202) { [scheduler] in Observable.of(1, 2, 3, 4, scheduler: scheduler) }
         XCTAssertEqual(res.events, [.next(201, 1)])
         XCTAssertTrue(scheduler.isIdle, "the pending action was cancelled")
     }
 
     func testAnInfiniteSequenceStopsWhenDownstreamHasEnough() {
-        let later = OneTickLater(base: scheduler)
-        let res = scheduler.start { Observable.from(1..., scheduler: later).take(3) }
+        let res = scheduler.start { [scheduler] in Observable.from(1..., scheduler: scheduler).take(3) }
         XCTAssertEqual(res.events, [.next(201, 1), .next(202, 2), .next(203, 3), .completed(203)])
         XCTAssertTrue(scheduler.isIdle)
     }
 
     func testAnErrorFromDownstreamStopsTheSequence() {
-        let later = OneTickLater(base: scheduler)
-        let res = scheduler.start {
-            Observable.of(1, 2, 3, scheduler: later).map { value -> Int in
+        let res = scheduler.start { [scheduler] in
+            Observable.of(1, 2, 3, scheduler: scheduler).map { value -> Int in
                 if value == 2 { throw TestError.boom }
                 return value
             }

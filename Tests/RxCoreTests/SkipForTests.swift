@@ -4,7 +4,7 @@ import XCTest
 
 /// `skip(for:scheduler:)` drops what the source emits during a duration, then forwards the rest.
 final class SkipForTests: RxTestCase {
-    private let scheduler = TestScheduler(initialClock: 0)
+    private let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
 
     func testAZeroDurationForwardsEverything() {
         let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(230)])
@@ -54,7 +54,7 @@ final class SkipForTests: RxTestCase {
         XCTAssertEqual(res.events, expected)
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 270)])
 
-        let other = TestScheduler(initialClock: 0)
+        let other = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
         let ys = other.createHotObservable(events)
         let reversed = other.start {
             ys.skip(for: .seconds(30), scheduler: other).skip(for: .seconds(15), scheduler: other)

@@ -4,7 +4,7 @@ import XCTest
 
 /// `subscribe(with:)` hands a weakly held object to each handler, and ignores events once it is gone.
 final class SubscribeWithTests: RxTestCase {
-    private let scheduler = TestScheduler(initialClock: 0)
+    private let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
 
     /// The object the handlers receive; records what they saw, with the tick.
     private final class Owner {

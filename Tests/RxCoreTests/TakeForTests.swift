@@ -5,7 +5,7 @@ import XCTest
 
 /// `take(for:scheduler:)` forwards what the source emits during a duration, then completes.
 final class TakeForTests: RxTestCase {
-    private let scheduler = TestScheduler(initialClock: 0)
+    private let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
 
     func testAZeroDurationCompletesAtOnceAndDisposesTheSource() {
         let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(230)])
@@ -61,7 +61,7 @@ final class TakeForTests: RxTestCase {
         XCTAssertEqual(res.events, [.next(210, 1), .next(220, 2), .next(230, 3), .completed(235)])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 235)])
 
-        let other = TestScheduler(initialClock: 0)
+        let other = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
         let ys = other.createHotObservable(events)
         let reversed = other.start {
             ys.take(for: .seconds(35), scheduler: other).take(for: .seconds(55), scheduler: other)
@@ -71,7 +71,7 @@ final class TakeForTests: RxTestCase {
     }
 
     func testFractionalDurationsAreNotTruncated() {
-        let tenths = TestScheduler(initialClock: 0, resolution: 0.1)
+        let tenths = TestScheduler(initialClock: 0, resolution: 0.1, simulateProcessingDelay: false)
         let xs = tenths.createHotObservable([.next(203, 1), .next(204, 2), .next(206, 3)])
         let res = tenths.start { xs.take(for: .milliseconds(500), scheduler: tenths) }
         XCTAssertEqual(res.events, [.next(203, 1), .next(204, 2), .completed(205)])

@@ -6,7 +6,7 @@ import XCTest
 /// `withLatestFrom` pairs each element of the source with the latest of the second sequence, in
 /// virtual time.
 final class WithLatestFromTests: RxTestCase {
-    private let scheduler = TestScheduler(initialClock: 0)
+    private let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
 
     func testPairsEachSourceElementWithTheLatestOfSecondAndDropsThoseBeforeSecondEmitted() {
         let xs = scheduler.createHotObservable([

@@ -15,9 +15,7 @@ extension Maybe {
         _ source1: Maybe<E1>, _ source2: Maybe<E2>,
         resultSelector: @escaping (E1, E2) throws -> Element
     ) -> Maybe<Element> {
-        Maybe(unchecked: CombiningBuffers2.observable(
-            .zip, source1.source, source2.source
-        ) { try resultSelector($0.0, $0.1) })
+        Maybe(unchecked: Zip2Observable(source1.source, source2.source, resultSelector: resultSelector))
     }
 
     /// Runs three `Maybe`s at once and combines their elements when all have succeeded.
@@ -35,9 +33,9 @@ extension Maybe {
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>,
         resultSelector: @escaping (E1, E2, E3) throws -> Element
     ) -> Maybe<Element> {
-        Maybe(unchecked: CombiningBuffers3.observable(
-            .zip, source1.source, source2.source, source3.source
-        ) { try resultSelector($0.0, $0.1, $0.2) })
+        Maybe(unchecked: Zip3Observable(
+            source1.source, source2.source, source3.source, resultSelector: resultSelector
+        ))
     }
 
     /// Runs every `Maybe` of a collection at once and combines their elements, in the order of the
@@ -56,7 +54,7 @@ extension Maybe {
         guard !sources.isEmpty else {
             return Maybe(unchecked: Observable<[SourceElement]>.just([]).map(resultSelector))
         }
-        return Maybe(unchecked: CombiningArrayBuffers.observable(.zip, sources.map(\.source), combine: resultSelector))
+        return Maybe(unchecked: ZipCollectionObservable(sources: sources.map(\.source), resultSelector: resultSelector))
     }
 
     /// Runs every `Maybe` of a collection at once and succeeds with their elements, in the order of

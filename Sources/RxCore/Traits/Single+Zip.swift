@@ -14,9 +14,7 @@ extension Single {
         _ source1: Single<E1>, _ source2: Single<E2>,
         resultSelector: @escaping (E1, E2) throws -> Element
     ) -> Single<Element> {
-        Single(unchecked: CombiningBuffers2.observable(
-            .zip, source1.source, source2.source
-        ) { try resultSelector($0.0, $0.1) })
+        Single(unchecked: Zip2Observable(source1.source, source2.source, resultSelector: resultSelector))
     }
 
     /// Runs three `Single`s at once and combines their elements when all have succeeded.
@@ -33,9 +31,9 @@ extension Single {
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>,
         resultSelector: @escaping (E1, E2, E3) throws -> Element
     ) -> Single<Element> {
-        Single(unchecked: CombiningBuffers3.observable(
-            .zip, source1.source, source2.source, source3.source
-        ) { try resultSelector($0.0, $0.1, $0.2) })
+        Single(unchecked: Zip3Observable(
+            source1.source, source2.source, source3.source, resultSelector: resultSelector
+        ))
     }
 
     /// Runs four `Single`s at once and combines their elements when all have succeeded.
@@ -53,9 +51,9 @@ extension Single {
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>,
         resultSelector: @escaping (E1, E2, E3, E4) throws -> Element
     ) -> Single<Element> {
-        Single(unchecked: CombiningBuffers4.observable(
-            .zip, source1.source, source2.source, source3.source, source4.source
-        ) { try resultSelector($0.0, $0.1, $0.2, $0.3) })
+        Single(unchecked: Zip4Observable(
+            source1.source, source2.source, source3.source, source4.source, resultSelector: resultSelector
+        ))
     }
 
     /// Runs every `Single` of a collection at once and succeeds with their elements, in the order
@@ -85,7 +83,9 @@ extension Single {
         guard !sources.isEmpty else {
             return Single(unchecked: Observable<[SourceElement]>.just([]).map(resultSelector))
         }
-        return Single(unchecked: CombiningArrayBuffers.observable(.zip, sources.map(\.source), combine: resultSelector))
+        return Single(unchecked: ZipCollectionObservable(
+            sources: sources.map(\.source), resultSelector: resultSelector
+        ))
     }
 }
 

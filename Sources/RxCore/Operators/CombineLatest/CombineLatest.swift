@@ -17,9 +17,7 @@ extension ObservableType {
         _ source1: O1, _ source2: O2,
         resultSelector: @escaping (O1.Element, O2.Element) throws -> Element
     ) -> Observable<Element> {
-        CombiningBuffers2.observable(
-            .combineLatest, source1.asObservable(), source2.asObservable()
-        ) { try resultSelector($0.0, $0.1) }
+        CombineLatest2Observable(source1.asObservable(), source2.asObservable(), resultSelector: resultSelector)
     }
 
     /// Combines the latest element of each of three sources whenever any of them emits, once every
@@ -42,9 +40,9 @@ extension ObservableType {
         _ source1: O1, _ source2: O2, _ source3: O3,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element
     ) -> Observable<Element> {
-        CombiningBuffers3.observable(
-            .combineLatest, source1.asObservable(), source2.asObservable(), source3.asObservable()
-        ) { try resultSelector($0.0, $0.1, $0.2) }
+        CombineLatest3Observable(
+            source1.asObservable(), source2.asObservable(), source3.asObservable(), resultSelector: resultSelector
+        )
     }
 
     /// Combines the latest element of each of four sources whenever any of them emits, once every
@@ -69,9 +67,10 @@ extension ObservableType {
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element
     ) -> Observable<Element> {
-        CombiningBuffers4.observable(
-            .combineLatest, source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable()
-        ) { try resultSelector($0.0, $0.1, $0.2, $0.3) }
+        CombineLatest4Observable(
+            source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(),
+            resultSelector: resultSelector
+        )
     }
 }
 
@@ -90,7 +89,7 @@ extension ObservableType where Element == Any {
     public static func combineLatest<O1: ObservableConvertibleType, O2: ObservableConvertibleType>(
         _ source1: O1, _ source2: O2
     ) -> Observable<(O1.Element, O2.Element)> {
-        CombiningBuffers2.observable(.combineLatest, source1.asObservable(), source2.asObservable()) { $0 }
+        CombineLatest2Observable(source1.asObservable(), source2.asObservable()) { ($0, $1) }
     }
 
     /// Combines the latest element of each of three sources into a tuple whenever any of them
@@ -110,9 +109,9 @@ extension ObservableType where Element == Any {
     >(
         _ source1: O1, _ source2: O2, _ source3: O3
     ) -> Observable<(O1.Element, O2.Element, O3.Element)> {
-        CombiningBuffers3.observable(
-            .combineLatest, source1.asObservable(), source2.asObservable(), source3.asObservable()
-        ) { $0 }
+        CombineLatest3Observable(source1.asObservable(), source2.asObservable(), source3.asObservable()) {
+            ($0, $1, $2)
+        }
     }
 
     /// Combines the latest element of each of four sources into a tuple whenever any of them
@@ -134,9 +133,77 @@ extension ObservableType where Element == Any {
     >(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element)> {
-        CombiningBuffers4.observable(
-            .combineLatest, source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable()
-        ) { $0 }
+        CombineLatest4Observable(
+            source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable()
+        ) { ($0, $1, $2, $3) }
     }
 }
 
+// @unchecked Sendable: immutable after init.
+final class CombineLatest2Observable<E1, E2, Result>: Observable<Result>, @unchecked Sendable {
+    private let source1: Observable<E1>
+    private let source2: Observable<E2>
+    private let resultSelector: (E1, E2) throws -> Result
+
+    init(_ source1: Observable<E1>, _ source2: Observable<E2>, resultSelector: @escaping (E1, E2) throws -> Result) {
+        self.source1 = source1
+        self.source2 = source2
+        self.resultSelector = resultSelector
+    }
+
+    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
+        let sink = CombineLatest2Sink(resultSelector: resultSelector, downstream: observer)
+        sink.run(source1, source2)
+        return sink
+    }
+}
+
+// @unchecked Sendable: immutable after init.
+final class CombineLatest3Observable<E1, E2, E3, Result>: Observable<Result>, @unchecked Sendable {
+    private let source1: Observable<E1>
+    private let source2: Observable<E2>
+    private let source3: Observable<E3>
+    private let resultSelector: (E1, E2, E3) throws -> Result
+
+    init(
+        _ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>,
+        resultSelector: @escaping (E1, E2, E3) throws -> Result
+    ) {
+        self.source1 = source1
+        self.source2 = source2
+        self.source3 = source3
+        self.resultSelector = resultSelector
+    }
+
+    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
+        let sink = CombineLatest3Sink(resultSelector: resultSelector, downstream: observer)
+        sink.run(source1, source2, source3)
+        return sink
+    }
+}
+
+// @unchecked Sendable: immutable after init.
+final class CombineLatest4Observable<E1, E2, E3, E4, Result>: Observable<Result>, @unchecked Sendable {
+    private let source1: Observable<E1>
+    private let source2: Observable<E2>
+    private let source3: Observable<E3>
+    private let source4: Observable<E4>
+    private let resultSelector: (E1, E2, E3, E4) throws -> Result
+
+    init(
+        _ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>,
+        resultSelector: @escaping (E1, E2, E3, E4) throws -> Result
+    ) {
+        self.source1 = source1
+        self.source2 = source2
+        self.source3 = source3
+        self.source4 = source4
+        self.resultSelector = resultSelector
+    }
+
+    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
+        let sink = CombineLatest4Sink(resultSelector: resultSelector, downstream: observer)
+        sink.run(source1, source2, source3, source4)
+        return sink
+    }
+}

@@ -15,7 +15,7 @@ extension ObservableType {
         _ sources: Sources,
         resultSelector: @escaping ([Sources.Element.Element]) throws -> Element
     ) -> Observable<Element> where Sources.Element: ObservableConvertibleType {
-        CombiningArrayBuffers.observable(.zip, sources.map { $0.asObservable() }, combine: resultSelector)
+        ZipCollectionObservable(sources: sources.map { $0.asObservable() }, resultSelector: resultSelector)
     }
 
     /// Combines any number of sources element by element into arrays, in the order of `sources`.
@@ -26,7 +26,27 @@ extension ObservableType {
     public static func zip<Sources: Collection>(
         _ sources: Sources
     ) -> Observable<[Element]> where Sources.Element: ObservableConvertibleType, Sources.Element.Element == Element {
-        CombiningArrayBuffers.observable(.zip, sources.map { $0.asObservable() }) { $0 }
+        ZipCollectionObservable(sources: sources.map { $0.asObservable() }) { $0 }
     }
 }
 
+// @unchecked Sendable: immutable after init.
+final class ZipCollectionObservable<SourceElement, Result>: Observable<Result>, @unchecked Sendable {
+    private let sources: [Observable<SourceElement>]
+    private let resultSelector: ([SourceElement]) throws -> Result
+
+    init(sources: [Observable<SourceElement>], resultSelector: @escaping ([SourceElement]) throws -> Result) {
+        self.sources = sources
+        self.resultSelector = resultSelector
+    }
+
+    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
+        guard !sources.isEmpty else {
+            observer.onCompleted()
+            return NopDisposable.shared
+        }
+        let sink = ZipCollectionSink(count: sources.count, resultSelector: resultSelector, downstream: observer)
+        sink.run(sources)
+        return sink
+    }
+}

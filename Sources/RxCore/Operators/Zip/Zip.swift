@@ -18,9 +18,7 @@ extension ObservableType {
         _ source1: O1, _ source2: O2,
         resultSelector: @escaping (O1.Element, O2.Element) throws -> Element
     ) -> Observable<Element> {
-        CombiningBuffers2.observable(
-            .zip, source1.asObservable(), source2.asObservable()
-        ) { try resultSelector($0.0, $0.1) }
+        Zip2Observable(source1.asObservable(), source2.asObservable(), resultSelector: resultSelector)
     }
 
     /// Combines three sources element by element: the nth element of each, passed to
@@ -41,9 +39,9 @@ extension ObservableType {
         _ source1: O1, _ source2: O2, _ source3: O3,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element
     ) -> Observable<Element> {
-        CombiningBuffers3.observable(
-            .zip, source1.asObservable(), source2.asObservable(), source3.asObservable()
-        ) { try resultSelector($0.0, $0.1, $0.2) }
+        Zip3Observable(
+            source1.asObservable(), source2.asObservable(), source3.asObservable(), resultSelector: resultSelector
+        )
     }
 
     /// Combines four sources element by element: the nth element of each, passed to
@@ -68,9 +66,10 @@ extension ObservableType {
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element
     ) -> Observable<Element> {
-        CombiningBuffers4.observable(
-            .zip, source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable()
-        ) { try resultSelector($0.0, $0.1, $0.2, $0.3) }
+        Zip4Observable(
+            source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(),
+            resultSelector: resultSelector
+        )
     }
 }
 
@@ -87,7 +86,7 @@ extension ObservableType where Element == Any {
     public static func zip<O1: ObservableConvertibleType, O2: ObservableConvertibleType>(
         _ source1: O1, _ source2: O2
     ) -> Observable<(O1.Element, O2.Element)> {
-        CombiningBuffers2.observable(.zip, source1.asObservable(), source2.asObservable()) { $0 }
+        Zip2Observable(source1.asObservable(), source2.asObservable()) { ($0, $1) }
     }
 
     /// Combines three sources element by element into tuples.
@@ -104,9 +103,7 @@ extension ObservableType where Element == Any {
     public static func zip<O1: ObservableConvertibleType, O2: ObservableConvertibleType, O3: ObservableConvertibleType>(
         _ source1: O1, _ source2: O2, _ source3: O3
     ) -> Observable<(O1.Element, O2.Element, O3.Element)> {
-        CombiningBuffers3.observable(
-            .zip, source1.asObservable(), source2.asObservable(), source3.asObservable()
-        ) { $0 }
+        Zip3Observable(source1.asObservable(), source2.asObservable(), source3.asObservable()) { ($0, $1, $2) }
     }
 
     /// Combines four sources element by element into tuples.
@@ -127,9 +124,77 @@ extension ObservableType where Element == Any {
     >(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element)> {
-        CombiningBuffers4.observable(
-            .zip, source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable()
-        ) { $0 }
+        Zip4Observable(
+            source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable()
+        ) { ($0, $1, $2, $3) }
     }
 }
 
+// @unchecked Sendable: immutable after init.
+final class Zip2Observable<E1, E2, Result>: Observable<Result>, @unchecked Sendable {
+    private let source1: Observable<E1>
+    private let source2: Observable<E2>
+    private let resultSelector: (E1, E2) throws -> Result
+
+    init(_ source1: Observable<E1>, _ source2: Observable<E2>, resultSelector: @escaping (E1, E2) throws -> Result) {
+        self.source1 = source1
+        self.source2 = source2
+        self.resultSelector = resultSelector
+    }
+
+    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
+        let sink = Zip2Sink(resultSelector: resultSelector, downstream: observer)
+        sink.run(source1, source2)
+        return sink
+    }
+}
+
+// @unchecked Sendable: immutable after init.
+final class Zip3Observable<E1, E2, E3, Result>: Observable<Result>, @unchecked Sendable {
+    private let source1: Observable<E1>
+    private let source2: Observable<E2>
+    private let source3: Observable<E3>
+    private let resultSelector: (E1, E2, E3) throws -> Result
+
+    init(
+        _ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>,
+        resultSelector: @escaping (E1, E2, E3) throws -> Result
+    ) {
+        self.source1 = source1
+        self.source2 = source2
+        self.source3 = source3
+        self.resultSelector = resultSelector
+    }
+
+    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
+        let sink = Zip3Sink(resultSelector: resultSelector, downstream: observer)
+        sink.run(source1, source2, source3)
+        return sink
+    }
+}
+
+// @unchecked Sendable: immutable after init.
+final class Zip4Observable<E1, E2, E3, E4, Result>: Observable<Result>, @unchecked Sendable {
+    private let source1: Observable<E1>
+    private let source2: Observable<E2>
+    private let source3: Observable<E3>
+    private let source4: Observable<E4>
+    private let resultSelector: (E1, E2, E3, E4) throws -> Result
+
+    init(
+        _ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>,
+        resultSelector: @escaping (E1, E2, E3, E4) throws -> Result
+    ) {
+        self.source1 = source1
+        self.source2 = source2
+        self.source3 = source3
+        self.source4 = source4
+        self.resultSelector = resultSelector
+    }
+
+    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
+        let sink = Zip4Sink(resultSelector: resultSelector, downstream: observer)
+        sink.run(source1, source2, source3, source4)
+        return sink
+    }
+}

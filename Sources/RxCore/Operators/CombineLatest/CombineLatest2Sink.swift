@@ -1,0 +1,158 @@
+/// The state machine of `combineLatest` over two sources; see `CombineLatestProgress` for
+/// when it completes and `DrainingSink` for how deliveries are serialized.
+///
+/// An element takes the lock once: it replaces its source's latest value and, if every source has
+/// one and no one is delivering, the combination is copied out in the same critical section (into
+/// stack slots: see `ValueSlot`) and delivered after unlocking. Under contention the combination is
+/// queued, as a tuple, for the drain loop. (A replaced latest value is released under the lock.)
+// @unchecked Sendable: the latest values, queue and progress live in `state`; the rest is immutable.
+final class CombineLatest2Sink<E1, E2, Result>: DrainingSink<Never, Result>, @unchecked Sendable, SourceObserverParent {
+    private struct State {
+        var latest1 = FIFOBuffer<E1>()
+        var latest2 = FIFOBuffer<E2>()
+        var queue = FIFOBuffer<(E1, E2)>()
+        var progress = CombineLatestProgress(arity: 2)
+
+        var hasCombination: Bool {
+            @inline(__always) get { !latest1.isEmpty && !latest2.isEmpty }
+        }
+    }
+
+    private let state = LockedState.make(State())
+    private let resultSelector: (E1, E2) throws -> Result
+
+    init(resultSelector: @escaping (E1, E2) throws -> Result, downstream: ObserverNode<Result>) {
+        self.resultSelector = resultSelector
+        super.init(downstream: downstream)
+    }
+
+    func run(_ source1: Observable<E1>, _ source2: Observable<E2>) {
+        let observer1 = SourceObserver<E1>(parent: self, index: 0) { self.next1($0) }
+        let observer2 = SourceObserver<E2>(parent: self, index: 1) { self.next2($0) }
+        setUpstream(SubscriptionGroup(members: [observer1, observer2]))
+        observer1.subscribe(to: source1, unless: isStoppedOrDisposed)
+        observer2.subscribe(to: source2, unless: isStoppedOrDisposed)
+    }
+
+    private func next1(_ element: E1) {
+        withTupleSlots { slot1, slot2 in
+            let claim = state.withLock { state -> ZipClaim in
+                guard !state.progress.isStopped else { return .none }
+                state.latest1.replaceAll(with: element)
+                return claimCombination(&state, 0, slot1, slot2)
+            }
+            switch claim {
+            case .tuple: if deliver(slot1, slot2) { releaseEmission() }
+            case .ended: signal()
+            case .none: break
+            }
+        }
+    }
+
+    private func next2(_ element: E2) {
+        withTupleSlots { slot1, slot2 in
+            let claim = state.withLock { state -> ZipClaim in
+                guard !state.progress.isStopped else { return .none }
+                state.latest2.replaceAll(with: element)
+                return claimCombination(&state, 1, slot1, slot2)
+            }
+            switch claim {
+            case .tuple: if deliver(slot1, slot2) { releaseEmission() }
+            case .ended: signal()
+            case .none: break
+            }
+        }
+    }
+
+    /// Runs `body` with one uninitialized stack slot per source.
+    @inline(__always)
+    private func withTupleSlots(_ body: (ValueSlot<E1>, ValueSlot<E2>) -> Void) {
+        withUnsafeTemporaryAllocation(of: E1.self, capacity: 1) { slot1 in
+            withUnsafeTemporaryAllocation(of: E2.self, capacity: 1) { slot2 in
+                body(slot1, slot2)
+            }
+        }
+    }
+
+    /// Under the lock, after a latest value changed: if every source has a value, signals the new
+    /// combination and either copies it into the slots (this caller took the emission right: true)
+    /// or queues it for the drain loop.
+    @inline(__always)
+    private func claimCombination(_ state: inout State, _ index: Int, _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>) -> ZipClaim {
+        guard state.hasCombination else {
+            return state.progress.elementFoundNoCombination(at: index) ? .ended : .none
+        }
+        if pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+            slot1.initializeElement(at: 0, to: state.latest1.peekFirst())
+            slot2.initializeElement(at: 0, to: state.latest2.peekFirst())
+            return .tuple
+        }
+        state.queue.append((state.latest1.peekFirst(), state.latest2.peekFirst()))
+        return .none
+    }
+
+    /// Sends the selector's result; false if the selector threw and the sequence ended.
+    @inline(__always)
+    private func deliver(_ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>) -> Bool {
+        let result: Result
+        do {
+            result = try resultSelector(slot1.moveElement(from: 0), slot2.moveElement(from: 0))
+        } catch {
+            forwardError(error)
+            return false
+        }
+        forwardNext(result)
+        return true
+    }
+
+    override func drainOne() -> DrainStep {
+        var step = DrainStep.idle
+        withTupleSlots { slot1, slot2 in
+            var terminal: PendingTerminal?
+            let tookCombination = state.withLock { state -> Bool in
+                if !state.queue.isEmpty {
+                    let combination = state.queue.removeFirst()
+                    slot1.initializeElement(at: 0, to: combination.0)
+                    slot2.initializeElement(at: 0, to: combination.1)
+                    return true
+                }
+                terminal = state.progress.takeTerminal()
+                return false
+            }
+            if tookCombination {
+                step = deliver(slot1, slot2) ? .delivered : .finished
+            } else if let terminal {
+                deliver(terminal)
+                step = .finished
+            }
+        }
+        return step
+    }
+
+    func sourceCompleted(_ index: Int) {
+        let ended = state.withLock { state in
+            state.progress.sourceCompleted(index)
+        }
+        if ended {
+            signal()
+        }
+    }
+
+    func sourceFailed(_ error: Error) {
+        if state.withLock({ $0.progress.sourceFailed(error) }) {
+            signal()
+        }
+    }
+
+    override func didDispose() {
+        // The latest and queued values are released after unlocking.
+        _ = state.withLock { state -> State in
+            defer {
+                state = State()
+                state.progress.cancel()
+            }
+            return state
+        }
+        super.didDispose()
+    }
+}

@@ -1,0 +1,149 @@
+/// The state machine of `combineLatest` over a collection; it works as `CombineLatest2Sink` does,
+/// with one latest value and one completion flag per source.
+// @unchecked Sendable: the latest values, queue and flags live in `state`; the rest is immutable.
+final class CombineLatestCollectionSink<SourceElement, Result>: DrainingSink<Never, Result>, @unchecked Sendable, SourceObserverParent {
+    private struct State {
+        /// Each source's latest value (a buffer of zero or one element).
+        var latest: [FIFOBuffer<SourceElement>]
+        var isCompleted: [Bool]
+        /// How many sources have a latest value: a combination exists when all do.
+        var valueCount = 0
+        var completedCount = 0
+        var queue = FIFOBuffer<[SourceElement]>()
+        var isStopped = false
+        var terminal: PendingTerminal?
+
+        /// Whether every source has a value (false once disposed, when there are no sources).
+        var hasCombination: Bool {
+            !latest.isEmpty && valueCount == latest.count
+        }
+    }
+
+    private let state: LockedState<State>
+    private let resultSelector: ([SourceElement]) throws -> Result
+
+    init(count: Int, resultSelector: @escaping ([SourceElement]) throws -> Result, downstream: ObserverNode<Result>) {
+        state = .make(State(
+            latest: Array(repeating: FIFOBuffer(), count: count),
+            isCompleted: Array(repeating: false, count: count)
+        ))
+        self.resultSelector = resultSelector
+        super.init(downstream: downstream)
+    }
+
+    func run(_ sources: [Observable<SourceElement>]) {
+        let observers = sources.indices.map { index in
+            SourceObserver<SourceElement>(parent: self, index: index) { self.next($0, at: index) }
+        }
+        setUpstream(SubscriptionGroup(members: observers))
+        for (observer, source) in zip(observers, sources) {
+            observer.subscribe(to: source, unless: isStoppedOrDisposed)
+        }
+    }
+
+    private func next(_ element: SourceElement, at index: Int) {
+        var values: [SourceElement] = []
+        let claim = state.withLock { state -> ZipClaim in
+            guard !state.isStopped else { return .none }
+            if state.latest[index].isEmpty {
+                state.valueCount += 1
+            }
+            state.latest[index].replaceAll(with: element)
+            guard state.hasCombination else {
+                // RxSwift's rule: once every other source completed, no combination can come.
+                guard state.completedCount + (state.isCompleted[index] ? 0 : 1) == state.latest.count else {
+                    return .none
+                }
+                state.isStopped = true
+                state.terminal = .completed
+                return .ended
+            }
+            let combination = state.latest.map { $0.peekFirst() }
+            if pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+                values = combination
+                return .tuple
+            }
+            state.queue.append(combination)
+            return .none
+        }
+        switch claim {
+        case .tuple: if deliver(values) { releaseEmission() }
+        case .ended: signal()
+        case .none: break
+        }
+    }
+
+    /// Sends the selector's result; false if the selector threw and the sequence ended.
+    private func deliver(_ values: [SourceElement]) -> Bool {
+        let result: Result
+        do {
+            result = try resultSelector(values)
+        } catch {
+            forwardError(error)
+            return false
+        }
+        forwardNext(result)
+        return true
+    }
+
+    override func drainOne() -> DrainStep {
+        var terminal: PendingTerminal?
+        var values: [SourceElement] = []
+        let tookValues = state.withLock { state -> Bool in
+            if !state.queue.isEmpty {
+                values = state.queue.removeFirst()
+                return true
+            }
+            defer { state.terminal = nil }
+            terminal = state.terminal
+            return false
+        }
+        if tookValues {
+            return deliver(values) ? .delivered : .finished
+        }
+        if let terminal {
+            deliver(terminal)
+            return .finished
+        }
+        return .idle
+    }
+
+    func sourceCompleted(_ index: Int) {
+        let ended = state.withLock { state -> Bool in
+            guard !state.isStopped, !state.isCompleted[index] else { return false }
+            state.isCompleted[index] = true
+            state.completedCount += 1
+            guard state.completedCount == state.latest.count else { return false }
+            state.isStopped = true
+            state.terminal = .completed
+            return true
+        }
+        if ended {
+            signal()
+        }
+    }
+
+    func sourceFailed(_ error: Error) {
+        let ended = state.withLock { state -> Bool in
+            guard !state.isStopped else { return false }
+            state.isStopped = true
+            state.terminal = .error(error)
+            return true
+        }
+        if ended {
+            signal()
+        }
+    }
+
+    override func didDispose() {
+        // The latest and queued values are released after unlocking.
+        _ = state.withLock { state -> State in
+            defer {
+                state = State(latest: [], isCompleted: [])
+                state.isStopped = true
+            }
+            return state
+        }
+        super.didDispose()
+    }
+}

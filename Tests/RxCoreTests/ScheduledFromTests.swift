@@ -44,7 +44,7 @@ final class ScheduledFromTests: RxTestCase {
     }
 
     func testFromOptionalSendsTheValueIfAnySynchronously() {
-        let some = scheduler.start { [scheduler] in Observable.from(optional: Optional(7)) }
+        let some = scheduler.start { Observable.from(optional: Optional(7)) }
         XCTAssertEqual(some.events, [.next(200, 7), .completed(200)])
         XCTAssertEqual(collect(Observable<Int>.from(optional: nil)), [.completed])
     }

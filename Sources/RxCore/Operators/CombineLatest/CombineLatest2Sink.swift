@@ -1,4 +1,4 @@
-/// The state machine of `combineLatest` over two sources; see `CombineLatestProgress` for
+/// The state machine of `combineLatest` over two sources; see `CombiningProgress` for
 /// when it completes and `DrainingSink` for how deliveries are serialized.
 ///
 /// An element takes the lock once: it replaces its source's latest value and, if every source has
@@ -11,7 +11,7 @@ final class CombineLatest2Sink<E1, E2, Result>: DrainingSink<Never, Result>, @un
         var latest1 = FIFOBuffer<E1>()
         var latest2 = FIFOBuffer<E2>()
         var queue = FIFOBuffer<(E1, E2)>()
-        var progress = CombineLatestProgress(arity: 2)
+        var progress = CombiningProgress(arity: 2)
 
         var hasCombination: Bool {
             @inline(__always) get { !latest1.isEmpty && !latest2.isEmpty }
@@ -36,10 +36,10 @@ final class CombineLatest2Sink<E1, E2, Result>: DrainingSink<Never, Result>, @un
 
     private func next1(_ element: E1) {
         withTupleSlots { slot1, slot2 in
-            let claim = state.withLock { state -> ZipClaim in
+            let claim = state.withLock { state -> CombiningClaim in
                 guard !state.progress.isStopped else { return .none }
                 state.latest1.replaceAll(with: element)
-                return claimCombination(&state, 0, slot1, slot2)
+                return claimCombination(&state, slot1, slot2)
             }
             switch claim {
             case .tuple: if deliver(slot1, slot2) { releaseEmission() }
@@ -51,10 +51,10 @@ final class CombineLatest2Sink<E1, E2, Result>: DrainingSink<Never, Result>, @un
 
     private func next2(_ element: E2) {
         withTupleSlots { slot1, slot2 in
-            let claim = state.withLock { state -> ZipClaim in
+            let claim = state.withLock { state -> CombiningClaim in
                 guard !state.progress.isStopped else { return .none }
                 state.latest2.replaceAll(with: element)
-                return claimCombination(&state, 1, slot1, slot2)
+                return claimCombination(&state, slot1, slot2)
             }
             switch claim {
             case .tuple: if deliver(slot1, slot2) { releaseEmission() }
@@ -75,12 +75,13 @@ final class CombineLatest2Sink<E1, E2, Result>: DrainingSink<Never, Result>, @un
     }
 
     /// Under the lock, after a latest value changed: if every source has a value, signals the new
-    /// combination and either copies it into the slots (this caller took the emission right: true)
-    /// or queues it for the drain loop.
+    /// combination and either copies it into the slots (this caller took the emission right:
+    /// `.tuple`) or queues it for the drain loop; otherwise decides whether the element ends the
+    /// sequence (no combination can ever include it).
     @inline(__always)
-    private func claimCombination(_ state: inout State, _ index: Int, _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>) -> ZipClaim {
+    private func claimCombination(_ state: inout State, _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>) -> CombiningClaim {
         guard state.hasCombination else {
-            return state.progress.elementFoundNoCombination(at: index) ? .ended : .none
+            return state.progress.elementFoundNoPartner() ? .ended : .none
         }
         if pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
             slot1.initializeElement(at: 0, to: state.latest1.peekFirst())
@@ -131,7 +132,7 @@ final class CombineLatest2Sink<E1, E2, Result>: DrainingSink<Never, Result>, @un
 
     func sourceCompleted(_ index: Int) {
         let ended = state.withLock { state in
-            state.progress.sourceCompleted(index)
+            state.progress.sourceCompleted()
         }
         if ended {
             signal()

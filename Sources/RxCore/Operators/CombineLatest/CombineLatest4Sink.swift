@@ -7,7 +7,7 @@ final class CombineLatest4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Resu
         var latest3 = FIFOBuffer<E3>()
         var latest4 = FIFOBuffer<E4>()
         var queue = FIFOBuffer<(E1, E2, E3, E4)>()
-        var progress = CombineLatestProgress(arity: 4)
+        var progress = CombiningProgress(arity: 4)
 
         var hasCombination: Bool {
             @inline(__always) get { !latest1.isEmpty && !latest2.isEmpty && !latest3.isEmpty && !latest4.isEmpty }
@@ -38,10 +38,10 @@ final class CombineLatest4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Resu
 
     private func next1(_ element: E1) {
         withTupleSlots { slot1, slot2, slot3, slot4 in
-            let claim = state.withLock { state -> ZipClaim in
+            let claim = state.withLock { state -> CombiningClaim in
                 guard !state.progress.isStopped else { return .none }
                 state.latest1.replaceAll(with: element)
-                return claimCombination(&state, 0, slot1, slot2, slot3, slot4)
+                return claimCombination(&state, slot1, slot2, slot3, slot4)
             }
             switch claim {
             case .tuple: if deliver(slot1, slot2, slot3, slot4) { releaseEmission() }
@@ -53,10 +53,10 @@ final class CombineLatest4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Resu
 
     private func next2(_ element: E2) {
         withTupleSlots { slot1, slot2, slot3, slot4 in
-            let claim = state.withLock { state -> ZipClaim in
+            let claim = state.withLock { state -> CombiningClaim in
                 guard !state.progress.isStopped else { return .none }
                 state.latest2.replaceAll(with: element)
-                return claimCombination(&state, 1, slot1, slot2, slot3, slot4)
+                return claimCombination(&state, slot1, slot2, slot3, slot4)
             }
             switch claim {
             case .tuple: if deliver(slot1, slot2, slot3, slot4) { releaseEmission() }
@@ -68,10 +68,10 @@ final class CombineLatest4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Resu
 
     private func next3(_ element: E3) {
         withTupleSlots { slot1, slot2, slot3, slot4 in
-            let claim = state.withLock { state -> ZipClaim in
+            let claim = state.withLock { state -> CombiningClaim in
                 guard !state.progress.isStopped else { return .none }
                 state.latest3.replaceAll(with: element)
-                return claimCombination(&state, 2, slot1, slot2, slot3, slot4)
+                return claimCombination(&state, slot1, slot2, slot3, slot4)
             }
             switch claim {
             case .tuple: if deliver(slot1, slot2, slot3, slot4) { releaseEmission() }
@@ -83,10 +83,10 @@ final class CombineLatest4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Resu
 
     private func next4(_ element: E4) {
         withTupleSlots { slot1, slot2, slot3, slot4 in
-            let claim = state.withLock { state -> ZipClaim in
+            let claim = state.withLock { state -> CombiningClaim in
                 guard !state.progress.isStopped else { return .none }
                 state.latest4.replaceAll(with: element)
-                return claimCombination(&state, 3, slot1, slot2, slot3, slot4)
+                return claimCombination(&state, slot1, slot2, slot3, slot4)
             }
             switch claim {
             case .tuple: if deliver(slot1, slot2, slot3, slot4) { releaseEmission() }
@@ -113,16 +113,17 @@ final class CombineLatest4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Resu
     }
 
     /// Under the lock, after a latest value changed: if every source has a value, signals the new
-    /// combination and either copies it into the slots (this caller took the emission right: true)
-    /// or queues it for the drain loop.
+    /// combination and either copies it into the slots (this caller took the emission right:
+    /// `.tuple`) or queues it for the drain loop; otherwise decides whether the element ends the
+    /// sequence (no combination can ever include it).
     @inline(__always)
     private func claimCombination(
-        _ state: inout State, _ index: Int,
+        _ state: inout State,
         _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>,
         _ slot3: ValueSlot<E3>, _ slot4: ValueSlot<E4>
-    ) -> ZipClaim {
+    ) -> CombiningClaim {
         guard state.hasCombination else {
-            return state.progress.elementFoundNoCombination(at: index) ? .ended : .none
+            return state.progress.elementFoundNoPartner() ? .ended : .none
         }
         if pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
             slot1.initializeElement(at: 0, to: state.latest1.peekFirst())
@@ -185,7 +186,7 @@ final class CombineLatest4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Resu
 
     func sourceCompleted(_ index: Int) {
         let ended = state.withLock { state in
-            state.progress.sourceCompleted(index)
+            state.progress.sourceCompleted()
         }
         if ended {
             signal()

@@ -5,13 +5,10 @@ final class CombineLatestCollectionSink<SourceElement, Result>: DrainingSink<Nev
     private struct State {
         /// Each source's latest value (a buffer of zero or one element).
         var latest: [FIFOBuffer<SourceElement>]
-        var isCompleted: [Bool]
         /// How many sources have a latest value: a combination exists when all do.
         var valueCount = 0
-        var completedCount = 0
         var queue = FIFOBuffer<[SourceElement]>()
-        var isStopped = false
-        var terminal: PendingTerminal?
+        var progress: CombiningProgress
 
         /// Whether every source has a value (false once disposed, when there are no sources).
         var hasCombination: Bool {
@@ -25,7 +22,7 @@ final class CombineLatestCollectionSink<SourceElement, Result>: DrainingSink<Nev
     init(count: Int, resultSelector: @escaping ([SourceElement]) throws -> Result, downstream: ObserverNode<Result>) {
         state = .make(State(
             latest: Array(repeating: FIFOBuffer(), count: count),
-            isCompleted: Array(repeating: false, count: count)
+            progress: CombiningProgress(arity: count)
         ))
         self.resultSelector = resultSelector
         super.init(downstream: downstream)
@@ -43,20 +40,14 @@ final class CombineLatestCollectionSink<SourceElement, Result>: DrainingSink<Nev
 
     private func next(_ element: SourceElement, at index: Int) {
         var values: [SourceElement] = []
-        let claim = state.withLock { state -> ZipClaim in
-            guard !state.isStopped else { return .none }
+        let claim = state.withLock { state -> CombiningClaim in
+            guard !state.progress.isStopped else { return .none }
             if state.latest[index].isEmpty {
                 state.valueCount += 1
             }
             state.latest[index].replaceAll(with: element)
             guard state.hasCombination else {
-                // RxSwift's rule: once every other source completed, no combination can come.
-                guard state.completedCount + (state.isCompleted[index] ? 0 : 1) == state.latest.count else {
-                    return .none
-                }
-                state.isStopped = true
-                state.terminal = .completed
-                return .ended
+                return state.progress.elementFoundNoPartner() ? .ended : .none
             }
             let combination = state.latest.map { $0.peekFirst() }
             if pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
@@ -94,8 +85,7 @@ final class CombineLatestCollectionSink<SourceElement, Result>: DrainingSink<Nev
                 values = state.queue.removeFirst()
                 return true
             }
-            defer { state.terminal = nil }
-            terminal = state.terminal
+            terminal = state.progress.takeTerminal()
             return false
         }
         if tookValues {
@@ -109,27 +99,14 @@ final class CombineLatestCollectionSink<SourceElement, Result>: DrainingSink<Nev
     }
 
     func sourceCompleted(_ index: Int) {
-        let ended = state.withLock { state -> Bool in
-            guard !state.isStopped, !state.isCompleted[index] else { return false }
-            state.isCompleted[index] = true
-            state.completedCount += 1
-            guard state.completedCount == state.latest.count else { return false }
-            state.isStopped = true
-            state.terminal = .completed
-            return true
-        }
+        let ended = state.withLock { $0.progress.sourceCompleted() }
         if ended {
             signal()
         }
     }
 
     func sourceFailed(_ error: Error) {
-        let ended = state.withLock { state -> Bool in
-            guard !state.isStopped else { return false }
-            state.isStopped = true
-            state.terminal = .error(error)
-            return true
-        }
+        let ended = state.withLock { $0.progress.sourceFailed(error) }
         if ended {
             signal()
         }
@@ -139,8 +116,8 @@ final class CombineLatestCollectionSink<SourceElement, Result>: DrainingSink<Nev
         // The latest and queued values are released after unlocking.
         _ = state.withLock { state -> State in
             defer {
-                state = State(latest: [], isCompleted: [])
-                state.isStopped = true
+                state = State(latest: [], progress: CombiningProgress(arity: 0))
+                state.progress.cancel()
             }
             return state
         }

@@ -1,4 +1,4 @@
-/// The state machine of `zip` over two sources; see `ZipProgress` for when it completes and
+/// The state machine of `zip` over two sources; see `CombiningProgress` for when it completes and
 /// `DrainingSink` for how deliveries are serialized.
 ///
 /// An element takes the lock once: it is buffered and, if it completes a tuple and no one is
@@ -13,7 +13,7 @@ final class Zip2Sink<E1, E2, Result>: DrainingSink<Never, Result>, SourceObserve
     private struct State {
         var buffer1 = FIFOBuffer<E1>()
         var buffer2 = FIFOBuffer<E2>()
-        var progress = ZipProgress(arity: 2)
+        var progress = CombiningProgress(arity: 2)
     }
 
     private let state = LockedState.make(State())
@@ -34,10 +34,10 @@ final class Zip2Sink<E1, E2, Result>: DrainingSink<Never, Result>, SourceObserve
 
     private func next1(_ element: E1) {
         withTupleSlots { slot1, slot2 in
-            let claim = state.withLock { state -> ZipClaim in
+            let claim = state.withLock { state -> CombiningClaim in
                 guard !state.progress.isStopped else { return .none }
                 state.buffer1.append(element)
-                return claimTuple(&state, 0, slot1, slot2)
+                return claimTuple(&state, slot1, slot2)
             }
             switch claim {
             case .tuple: if deliver(slot1, slot2) { releaseEmission() }
@@ -49,10 +49,10 @@ final class Zip2Sink<E1, E2, Result>: DrainingSink<Never, Result>, SourceObserve
 
     private func next2(_ element: E2) {
         withTupleSlots { slot1, slot2 in
-            let claim = state.withLock { state -> ZipClaim in
+            let claim = state.withLock { state -> CombiningClaim in
                 guard !state.progress.isStopped else { return .none }
                 state.buffer2.append(element)
-                return claimTuple(&state, 1, slot1, slot2)
+                return claimTuple(&state, slot1, slot2)
             }
             switch claim {
             case .tuple: if deliver(slot1, slot2) { releaseEmission() }
@@ -78,10 +78,10 @@ final class Zip2Sink<E1, E2, Result>: DrainingSink<Never, Result>, SourceObserve
     /// moves the tuple into the slots and returns true (otherwise the owner's drain loop takes it).
     @inline(__always)
     private func claimTuple(
-        _ state: inout State, _ index: Int, _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>
-    ) -> ZipClaim {
+        _ state: inout State, _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>
+    ) -> CombiningClaim {
         guard !state.buffer1.isEmpty, !state.buffer2.isEmpty else {
-            return state.progress.elementFoundNoPartner(at: index) ? .ended : .none
+            return state.progress.elementFoundNoPartner() ? .ended : .none
         }
         guard pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return .none }
         takeTuple(&state, slot1, slot2)
@@ -136,7 +136,7 @@ final class Zip2Sink<E1, E2, Result>: DrainingSink<Never, Result>, SourceObserve
 
     func sourceCompleted(_ index: Int) {
         let ended = state.withLock { state in
-            state.progress.sourceCompleted(index)
+            state.progress.sourceCompleted()
         }
         if ended {
             signal()

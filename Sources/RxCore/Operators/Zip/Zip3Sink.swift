@@ -5,7 +5,7 @@ final class Zip3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>, SourceObs
         var buffer1 = FIFOBuffer<E1>()
         var buffer2 = FIFOBuffer<E2>()
         var buffer3 = FIFOBuffer<E3>()
-        var progress = ZipProgress(arity: 3)
+        var progress = CombiningProgress(arity: 3)
 
         var hasTuple: Bool {
             @inline(__always) get { !buffer1.isEmpty && !buffer2.isEmpty && !buffer3.isEmpty }
@@ -32,10 +32,10 @@ final class Zip3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>, SourceObs
 
     private func next1(_ element: E1) {
         withTupleSlots { slot1, slot2, slot3 in
-            let claim = state.withLock { state -> ZipClaim in
+            let claim = state.withLock { state -> CombiningClaim in
                 guard !state.progress.isStopped else { return .none }
                 state.buffer1.append(element)
-                return claimTuple(&state, 0, slot1, slot2, slot3)
+                return claimTuple(&state, slot1, slot2, slot3)
             }
             switch claim {
             case .tuple: if deliver(slot1, slot2, slot3) { releaseEmission() }
@@ -47,10 +47,10 @@ final class Zip3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>, SourceObs
 
     private func next2(_ element: E2) {
         withTupleSlots { slot1, slot2, slot3 in
-            let claim = state.withLock { state -> ZipClaim in
+            let claim = state.withLock { state -> CombiningClaim in
                 guard !state.progress.isStopped else { return .none }
                 state.buffer2.append(element)
-                return claimTuple(&state, 1, slot1, slot2, slot3)
+                return claimTuple(&state, slot1, slot2, slot3)
             }
             switch claim {
             case .tuple: if deliver(slot1, slot2, slot3) { releaseEmission() }
@@ -62,10 +62,10 @@ final class Zip3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>, SourceObs
 
     private func next3(_ element: E3) {
         withTupleSlots { slot1, slot2, slot3 in
-            let claim = state.withLock { state -> ZipClaim in
+            let claim = state.withLock { state -> CombiningClaim in
                 guard !state.progress.isStopped else { return .none }
                 state.buffer3.append(element)
-                return claimTuple(&state, 2, slot1, slot2, slot3)
+                return claimTuple(&state, slot1, slot2, slot3)
             }
             switch claim {
             case .tuple: if deliver(slot1, slot2, slot3) { releaseEmission() }
@@ -87,15 +87,15 @@ final class Zip3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>, SourceObs
         }
     }
 
-    /// Under the lock, after source `index` sent an element: if a tuple is ready and this caller
-    /// took the emission right, moves it into the slots; otherwise decides whether the element
-    /// ends the sequence (it can never be paired).
+    /// Under the lock, after a source sent an element: if a tuple is ready and this caller took
+    /// the emission right, moves it into the slots; otherwise decides whether the element ends the
+    /// sequence (it can never be paired).
     @inline(__always)
     private func claimTuple(
-        _ state: inout State, _ index: Int, _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>, _ slot3: ValueSlot<E3>
-    ) -> ZipClaim {
+        _ state: inout State, _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>, _ slot3: ValueSlot<E3>
+    ) -> CombiningClaim {
         guard state.hasTuple else {
-            return state.progress.elementFoundNoPartner(at: index) ? .ended : .none
+            return state.progress.elementFoundNoPartner() ? .ended : .none
         }
         guard pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return .none }
         takeTuple(&state, slot1, slot2, slot3)
@@ -152,7 +152,7 @@ final class Zip3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>, SourceObs
 
     func sourceCompleted(_ index: Int) {
         let ended = state.withLock { state in
-            state.progress.sourceCompleted(index)
+            state.progress.sourceCompleted()
         }
         if ended {
             signal()

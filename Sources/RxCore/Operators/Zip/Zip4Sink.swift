@@ -6,7 +6,7 @@ final class Zip4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Result>, Sourc
         var buffer2 = FIFOBuffer<E2>()
         var buffer3 = FIFOBuffer<E3>()
         var buffer4 = FIFOBuffer<E4>()
-        var progress = ZipProgress(arity: 4)
+        var progress = CombiningProgress(arity: 4)
 
         var hasTuple: Bool {
             @inline(__always) get { !buffer1.isEmpty && !buffer2.isEmpty && !buffer3.isEmpty && !buffer4.isEmpty }
@@ -37,10 +37,10 @@ final class Zip4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Result>, Sourc
 
     private func next1(_ element: E1) {
         withTupleSlots { slot1, slot2, slot3, slot4 in
-            let claim = state.withLock { state -> ZipClaim in
+            let claim = state.withLock { state -> CombiningClaim in
                 guard !state.progress.isStopped else { return .none }
                 state.buffer1.append(element)
-                return claimTuple(&state, 0, slot1, slot2, slot3, slot4)
+                return claimTuple(&state, slot1, slot2, slot3, slot4)
             }
             switch claim {
             case .tuple: if deliver(slot1, slot2, slot3, slot4) { releaseEmission() }
@@ -52,10 +52,10 @@ final class Zip4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Result>, Sourc
 
     private func next2(_ element: E2) {
         withTupleSlots { slot1, slot2, slot3, slot4 in
-            let claim = state.withLock { state -> ZipClaim in
+            let claim = state.withLock { state -> CombiningClaim in
                 guard !state.progress.isStopped else { return .none }
                 state.buffer2.append(element)
-                return claimTuple(&state, 1, slot1, slot2, slot3, slot4)
+                return claimTuple(&state, slot1, slot2, slot3, slot4)
             }
             switch claim {
             case .tuple: if deliver(slot1, slot2, slot3, slot4) { releaseEmission() }
@@ -67,10 +67,10 @@ final class Zip4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Result>, Sourc
 
     private func next3(_ element: E3) {
         withTupleSlots { slot1, slot2, slot3, slot4 in
-            let claim = state.withLock { state -> ZipClaim in
+            let claim = state.withLock { state -> CombiningClaim in
                 guard !state.progress.isStopped else { return .none }
                 state.buffer3.append(element)
-                return claimTuple(&state, 2, slot1, slot2, slot3, slot4)
+                return claimTuple(&state, slot1, slot2, slot3, slot4)
             }
             switch claim {
             case .tuple: if deliver(slot1, slot2, slot3, slot4) { releaseEmission() }
@@ -82,10 +82,10 @@ final class Zip4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Result>, Sourc
 
     private func next4(_ element: E4) {
         withTupleSlots { slot1, slot2, slot3, slot4 in
-            let claim = state.withLock { state -> ZipClaim in
+            let claim = state.withLock { state -> CombiningClaim in
                 guard !state.progress.isStopped else { return .none }
                 state.buffer4.append(element)
-                return claimTuple(&state, 3, slot1, slot2, slot3, slot4)
+                return claimTuple(&state, slot1, slot2, slot3, slot4)
             }
             switch claim {
             case .tuple: if deliver(slot1, slot2, slot3, slot4) { releaseEmission() }
@@ -109,16 +109,16 @@ final class Zip4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Result>, Sourc
         }
     }
 
-    /// Under the lock, after source `index` sent an element: if a tuple is ready and this caller
-    /// took the emission right, moves it into the slots; otherwise decides whether the element
-    /// ends the sequence (it can never be paired).
+    /// Under the lock, after a source sent an element: if a tuple is ready and this caller took
+    /// the emission right, moves it into the slots; otherwise decides whether the element ends the
+    /// sequence (it can never be paired).
     @inline(__always)
     private func claimTuple(
-        _ state: inout State, _ index: Int,
+        _ state: inout State,
         _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>, _ slot3: ValueSlot<E3>, _ slot4: ValueSlot<E4>
-    ) -> ZipClaim {
+    ) -> CombiningClaim {
         guard state.hasTuple else {
-            return state.progress.elementFoundNoPartner(at: index) ? .ended : .none
+            return state.progress.elementFoundNoPartner() ? .ended : .none
         }
         guard pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return .none }
         takeTuple(&state, slot1, slot2, slot3, slot4)
@@ -180,7 +180,7 @@ final class Zip4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Result>, Sourc
 
     func sourceCompleted(_ index: Int) {
         let ended = state.withLock { state in
-            state.progress.sourceCompleted(index)
+            state.progress.sourceCompleted()
         }
         if ended {
             signal()

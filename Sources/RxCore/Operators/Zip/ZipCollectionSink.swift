@@ -4,12 +4,9 @@
 final class ZipCollectionSink<SourceElement, Result>: DrainingSink<Never, Result>, @unchecked Sendable, SourceObserverParent {
     private struct State {
         var buffers: [FIFOBuffer<SourceElement>]
-        var isCompleted: [Bool]
         /// How many buffers hold at least one element: a combination is ready when all do.
         var nonEmptyCount = 0
-        var completedCount = 0
-        var isStopped = false
-        var terminal: PendingTerminal?
+        var progress: CombiningProgress
 
         /// Whether every buffer holds an element (false once disposed, when there are no buffers).
         var hasCombination: Bool {
@@ -23,7 +20,7 @@ final class ZipCollectionSink<SourceElement, Result>: DrainingSink<Never, Result
     init(count: Int, resultSelector: @escaping ([SourceElement]) throws -> Result, downstream: ObserverNode<Result>) {
         state = .make(State(
             buffers: Array(repeating: FIFOBuffer(), count: count),
-            isCompleted: Array(repeating: false, count: count)
+            progress: CombiningProgress(arity: count)
         ))
         self.resultSelector = resultSelector
         super.init(downstream: downstream)
@@ -41,20 +38,14 @@ final class ZipCollectionSink<SourceElement, Result>: DrainingSink<Never, Result
 
     private func next(_ element: SourceElement, at index: Int) {
         var values: [SourceElement] = []
-        let claim = state.withLock { state -> ZipClaim in
-            guard !state.isStopped else { return .none }
+        let claim = state.withLock { state -> CombiningClaim in
+            guard !state.progress.isStopped else { return .none }
             if state.buffers[index].isEmpty {
                 state.nonEmptyCount += 1
             }
             state.buffers[index].append(element)
             guard state.hasCombination else {
-                // RxSwift's rule: an element no other source can ever match ends the sequence.
-                guard state.completedCount + (state.isCompleted[index] ? 0 : 1) == state.buffers.count else {
-                    return .none
-                }
-                state.isStopped = true
-                state.terminal = .completed
-                return .ended
+                return state.progress.elementFoundNoPartner() ? .ended : .none
             }
             guard pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return .none }
             values = take(&state)
@@ -101,8 +92,7 @@ final class ZipCollectionSink<SourceElement, Result>: DrainingSink<Never, Result
                 values = take(&state)
                 return true
             }
-            defer { state.terminal = nil }
-            terminal = state.terminal
+            terminal = state.progress.takeTerminal()
             return false
         }
         if tookValues {
@@ -116,28 +106,14 @@ final class ZipCollectionSink<SourceElement, Result>: DrainingSink<Never, Result
     }
 
     func sourceCompleted(_ index: Int) {
-        let ended = state.withLock { state -> Bool in
-            guard !state.isStopped else { return false }
-            guard !state.isCompleted[index] else { return false }
-            state.isCompleted[index] = true
-            state.completedCount += 1
-            guard state.completedCount == state.buffers.count else { return false }
-            state.isStopped = true
-            state.terminal = .completed
-            return true
-        }
+        let ended = state.withLock { $0.progress.sourceCompleted() }
         if ended {
             signal()
         }
     }
 
     func sourceFailed(_ error: Error) {
-        let ended = state.withLock { state -> Bool in
-            guard !state.isStopped else { return false }
-            state.isStopped = true
-            state.terminal = .error(error)
-            return true
-        }
+        let ended = state.withLock { $0.progress.sourceFailed(error) }
         if ended {
             signal()
         }
@@ -146,8 +122,7 @@ final class ZipCollectionSink<SourceElement, Result>: DrainingSink<Never, Result
     override func didDispose() {
         // The buffered elements are released after unlocking.
         _ = state.withLock { state -> [FIFOBuffer<SourceElement>] in
-            state.isStopped = true
-            state.terminal = nil
+            state.progress.cancel()
             state.nonEmptyCount = 0
             defer { state.buffers = [] }
             return state.buffers

@@ -82,7 +82,7 @@ final class ProbeSession: Disposable {
             return state.lastToken
         }
         guard let token else { return }
-        let action: (Int) -> Disposable = { [self] token in
+        let action: @Sendable (Int) -> Disposable = { [self] token in
             startProbe(token)
             return Disposables.create()
         }

@@ -34,14 +34,14 @@ final class AmbTests: RxTestCase {
         recorder.assertGrammar()
         subscription.dispose()
 
-        var completed = false
+        nonisolated(unsafe) var completed = false
         _ = Observable<Int>.empty().amb(Observable.just(1)).subscribe(onCompleted: { completed = true })
         XCTAssertTrue(completed)
     }
 
     func testASynchronousWinnerMeansTheRestAreNeverSubscribed() {
         let late = ThreadSafeSource<Int>()
-        var received: [Int] = []
+        nonisolated(unsafe) var received: [Int] = []
         _ = Observable.amb([Observable.just(1), late.observable]).subscribe(onNext: { received.append($0) })
         XCTAssertEqual(received, [1])
         XCTAssertEqual(late.subscriptions, 0)
@@ -49,7 +49,7 @@ final class AmbTests: RxTestCase {
 
     func testDisposeDisposesEverySourceAndNoSourcesNeverEmits() {
         let sources = (0..<2).map { _ in ThreadSafeSource<Int>() }
-        var events = 0
+        nonisolated(unsafe) var events = 0
         let subscription = Observable.amb(sources.map(\.observable)).subscribe(onNext: { _ in events += 1 })
         subscription.dispose()
         sources[0].onNext(1)

@@ -58,7 +58,7 @@ final class BehaviorSubjectTests: RxTestCase {
 
     func testAnElementSentWhileASubscriberReceivesTheCurrentValueFollowsIt() {
         let subject = BehaviorSubject(value: 0)
-        var received: [Int] = []
+        nonisolated(unsafe) var received: [Int] = []
         let subscription = subject.subscribe(onNext: { value in
             received.append(value)
             if value < 3 { subject.onNext(value + 1) }
@@ -70,7 +70,7 @@ final class BehaviorSubjectTests: RxTestCase {
 
     func testAnObserverRemovedWhileCatchingUpGetsNothingMore() {
         let subject = BehaviorSubject(value: 0)
-        var received: [Int] = []
+        nonisolated(unsafe) var received: [Int] = []
         let subscription = subject.subscribe(onNext: { value in
             received.append(value)
             subject.onNext(value + 1)
@@ -83,8 +83,8 @@ final class BehaviorSubjectTests: RxTestCase {
 
     func testAnObserverThatDisposesItselfReceivesNothingAfterwards() {
         let subject = BehaviorSubject(value: 0)
-        var received: [Int] = []
-        var subscription: Disposable?
+        nonisolated(unsafe) var received: [Int] = []
+        nonisolated(unsafe) var subscription: Disposable?
         subscription = subject.subscribe(onNext: { value in
             received.append(value)
             guard value == 5 else { return }

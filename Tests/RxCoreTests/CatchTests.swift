@@ -9,7 +9,7 @@ final class CatchTests: RxTestCase {
             observer.onError(TestError.boom)
             return Disposables.create()
         }
-        var caught: [Observed<Int>] = []
+        nonisolated(unsafe) var caught: [Observed<Int>] = []
         let events = collect(source.catch { error in
             caught.append(.error(error))
             return .of(8, 9)
@@ -19,7 +19,7 @@ final class CatchTests: RxTestCase {
     }
 
     func testTheHandlerIsNotCalledWhenTheSourceCompletes() {
-        var calls = 0
+        nonisolated(unsafe) var calls = 0
         let events = collect(Observable.of(1).catch { _ in
             calls += 1
             return .empty()
@@ -75,8 +75,8 @@ final class CatchTests: RxTestCase {
     }
 
     func testAnInfiniteFallbackStopsWhenDownstreamIsDone() {
-        var pulled = 0
-        let long = (0..<100_000).lazy.map { value -> Int in
+        nonisolated(unsafe) var pulled = 0
+        nonisolated(unsafe) let long = (0..<100_000).lazy.map { value -> Int in
             pulled += 1
             return value
         }

@@ -20,7 +20,7 @@ final class ClassDisposableTests: RxTestCase {
 
     func testValueDisposableFromCreateIsDisposedOnceWhenTheSequenceCompletesBeforeReturningIt() {
         let log = DisposeLog()
-        var received: [Int] = []
+        nonisolated(unsafe) var received: [Int] = []
         let subscription = Observable<Int>.create { observer in
             observer.onNext(1)
             observer.onCompleted()
@@ -35,8 +35,8 @@ final class ClassDisposableTests: RxTestCase {
 
     func testValueDisposableFromCreateIsDisposedOnceWhenTheSequenceFailsLater() {
         let log = DisposeLog()
-        var captured: AnyObserver<Int>?
-        var errors = 0
+        nonisolated(unsafe) var captured: AnyObserver<Int>?
+        nonisolated(unsafe) var errors = 0
         let subscription = Observable<Int>.create { observer in
             captured = observer
             return ValueDisposable(log: log)
@@ -52,7 +52,7 @@ final class ClassDisposableTests: RxTestCase {
 
     func testValueDisposableFromSingleCreateIsDisposedOnce() {
         let log = DisposeLog()
-        var successes = 0
+        nonisolated(unsafe) var successes = 0
         let subscription = Single<Int>.create { _ in ValueDisposable(log: log) }
             .subscribe(onSuccess: { _ in successes += 1 })
         subscription.dispose()
@@ -75,7 +75,7 @@ final class ClassDisposableTests: RxTestCase {
     func testTimerOnASchedulerReturningValueDisposablesCancelsOnceOnDispose() {
         let scheduler = TestScheduler(simulateProcessingDelay: false)
         let log = DisposeLog()
-        var received: [Int] = []
+        nonisolated(unsafe) var received: [Int] = []
         let subscription = Observable<Int>.timer(.seconds(10), scheduler: ValueDisposableScheduler(base: scheduler, log: log))
             .subscribe(onNext: { received.append($0) })
         scheduler.advance(by: 5)
@@ -90,7 +90,7 @@ final class ClassDisposableTests: RxTestCase {
     func testPeriodicTimerOnASchedulerReturningValueDisposablesStopsOnDispose() {
         let scheduler = TestScheduler(simulateProcessingDelay: false)
         let log = DisposeLog()
-        var received: [Int] = []
+        nonisolated(unsafe) var received: [Int] = []
         let subscription = Observable<Int>
             .timer(.seconds(1), period: .seconds(1), scheduler: ValueDisposableScheduler(base: scheduler, log: log))
             .subscribe(onNext: { received.append($0) })
@@ -104,7 +104,7 @@ final class ClassDisposableTests: RxTestCase {
     func testDelaySubscriptionOnASchedulerReturningValueDisposablesCancelsOnceOnDispose() {
         let scheduler = TestScheduler(simulateProcessingDelay: false)
         let log = DisposeLog()
-        var subscribed = 0
+        nonisolated(unsafe) var subscribed = 0
         let source = Observable<Int>.create { _ in
             subscribed += 1
             return Disposables.create()

@@ -108,7 +108,7 @@ final class CombineLatestTests: RxTestCase {
     }
 
     func testTupleFormsOfThreeAndFourSourcesAndDispose() {
-        var triples: [String] = []
+        nonisolated(unsafe) var triples: [String] = []
         _ = Observable.combineLatest(Observable.just(1), Observable.just("a"), Observable.just(true))
             .subscribe(onNext: { triples.append("\($0.0)\($0.1)\($0.2)") })
         XCTAssertEqual(triples, ["1atrue"])
@@ -130,7 +130,7 @@ final class CombineLatestTests: RxTestCase {
     }
 
     func testResultSelectorFormsOfThreeAndFourSources() {
-        var sums: [Int] = []
+        nonisolated(unsafe) var sums: [Int] = []
         _ = Observable.combineLatest(Observable.just(1), Observable.just(2), Observable.just(3)) { $0 + $1 + $2 }
             .subscribe(onNext: { sums.append($0) })
         _ = Observable.combineLatest(Observable.just(1), Observable.just(2), Observable.just(3), Observable.just(4)) {
@@ -154,12 +154,12 @@ final class CombineLatestTests: RxTestCase {
         recorder.assertGrammar()
         subscription.dispose()
 
-        var summed: [Int] = []
+        nonisolated(unsafe) var summed: [Int] = []
         _ = Observable.combineLatest([Observable.just(1), Observable.just(2)]) { $0.reduce(0, +) }
             .subscribe(onNext: { summed.append($0) })
         XCTAssertEqual(summed, [3])
 
-        var events: [String] = []
+        nonisolated(unsafe) var events: [String] = []
         _ = Observable<Int>.combineLatest([Observable<Int>]())
             .subscribe(onNext: { events.append("\($0)") }, onCompleted: { events.append("completed") })
         XCTAssertEqual(events, ["[]", "completed"], "RxSwift: the combination of no sources is []")

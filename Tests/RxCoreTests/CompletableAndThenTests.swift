@@ -24,7 +24,7 @@ final class CompletableAndThenTests: RxTestCase {
         let res = scheduler.start { x1.asCompletable().andThen(empty.asMaybe()).asObservable() }
         XCTAssertEqual(res.events, [.completed(290)])
 
-        var events: [MaybeEvent<Int>] = []
+        nonisolated(unsafe) var events: [MaybeEvent<Int>] = []
         _ = Completable.empty().andThen(Maybe<Int>.error(TestError.boom)).subscribe { events.append($0) }
         XCTAssertEqual(events, [.error(TestError.boom)])
     }
@@ -45,7 +45,7 @@ final class CompletableAndThenTests: RxTestCase {
     }
 
     func testAndThenReleasesTheFirstCompletableOnceItHasTerminated() {
-        final class Token {}
+        final class Token: Sendable {}
         for error in [nil, TestError.boom] {
             let at = scheduler.clock + 10
             let terminal: Recorded<Event<Never>> = error.map { .error(at, $0) } ?? .completed(at)

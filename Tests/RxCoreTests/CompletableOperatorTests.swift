@@ -14,7 +14,7 @@ final class CompletableOperatorTests: RxTestCase {
     }
 
     private func events(of completable: Completable) -> [CompletableEvent] {
-        var events: [CompletableEvent] = []
+        nonisolated(unsafe) var events: [CompletableEvent] = []
         completable.subscribe { events.append($0) }.dispose()
         return events
     }
@@ -42,7 +42,7 @@ final class CompletableOperatorTests: RxTestCase {
     }
 
     func testConcatOfACollectionOrSequenceRunsEachInOrder() {
-        var order: [String] = []
+        nonisolated(unsafe) var order: [String] = []
         let step = { (name: String) in
             Completable.deferred {
                 order.append(name)
@@ -64,7 +64,7 @@ final class CompletableOperatorTests: RxTestCase {
     }
 
     func testConcatReleasesTheFirstCompletableOnceItHasCompleted() {
-        final class Token {}
+        final class Token: Sendable {}
         let x = hot([.completed(210)])
         var token: Token? = Token()
         weak let weakToken = token
@@ -119,7 +119,7 @@ final class CompletableOperatorTests: RxTestCase {
     func testCatchSwitchesToTheFallbackAtTheErrorTick() {
         let xs = hot([.error(210, TestError.boom)])
         let ys = cold([.completed(10)])
-        var caught: [Observed<Int>] = []
+        nonisolated(unsafe) var caught: [Observed<Int>] = []
         let res = scheduler.start {
             xs.asCompletable().catch { error in
                 caught.append(.error(error))
@@ -135,7 +135,7 @@ final class CompletableOperatorTests: RxTestCase {
     func testCatchFailsWithTheFallbacksOrTheThrownErrorAndLeavesCompletionAlone() {
         XCTAssertEqual(events(of: Completable.error(TestError.boom).catch { _ in .error(TestError.other) }), [.error(TestError.other)])
         XCTAssertEqual(events(of: Completable.error(TestError.boom).catch { _ in throw TestError.other }), [.error(TestError.other)])
-        var handlerCalls = 0
+        nonisolated(unsafe) var handlerCalls = 0
         XCTAssertEqual(events(of: Completable.empty().catch { _ in
             handlerCalls += 1
             return .empty()
@@ -144,16 +144,17 @@ final class CompletableOperatorTests: RxTestCase {
     }
 
     func testDoRunsTheHandlersInOrderAroundCompletion() {
-        var log: [String] = []
+        let scheduler = self.scheduler
+        nonisolated(unsafe) var log: [String] = []
         let xs = hot([.completed(210)])
         let res = scheduler.start {
             xs.asCompletable().do(
                 onError: { _ in log.append("onError") },
                 onCompleted: { log.append("onCompleted") },
                 afterCompleted: { log.append("afterCompleted") },
-                onSubscribe: { log.append("onSubscribe \(self.scheduler.clock)") },
+                onSubscribe: { log.append("onSubscribe \(scheduler.clock)") },
                 onSubscribed: { log.append("onSubscribed") },
-                onDispose: { log.append("onDispose \(self.scheduler.clock)") }
+                onDispose: { log.append("onDispose \(scheduler.clock)") }
             )
             .asObservable()
         }
@@ -162,7 +163,7 @@ final class CompletableOperatorTests: RxTestCase {
     }
 
     func testDoSeesTheErrorAndAThrowingHandlerReplacesTheEvent() {
-        var log: [String] = []
+        nonisolated(unsafe) var log: [String] = []
         XCTAssertEqual(events(of: Completable.error(TestError.boom).do(
             onError: { log.append("onError \($0)") },
             afterError: { log.append("afterError \($0)") }
@@ -174,10 +175,11 @@ final class CompletableOperatorTests: RxTestCase {
     }
 
     func testDoOnDisposeRunsOnceWhenDisposedBeforeTheEvent() {
-        var disposedAt: [TestTime] = []
+        let scheduler = self.scheduler
+        nonisolated(unsafe) var disposedAt: [TestTime] = []
         let xs = hot([.completed(400)])
         let res = scheduler.start(disposed: 300) {
-            xs.asCompletable().do(onDispose: { disposedAt.append(self.scheduler.clock) }).asObservable()
+            xs.asCompletable().do(onDispose: { disposedAt.append(scheduler.clock) }).asObservable()
         }
         XCTAssertEqual(res.events, [])
         XCTAssertEqual(disposedAt, [300])
@@ -185,7 +187,7 @@ final class CompletableOperatorTests: RxTestCase {
     }
 
     func testDeferredBuildsTheCompletableAtEachSubscription() {
-        var factoryCalls = 0
+        nonisolated(unsafe) var factoryCalls = 0
         let completable = Completable.deferred {
             factoryCalls += 1
             return factoryCalls == 1 ? .empty() : .error(TestError.boom)
@@ -202,7 +204,7 @@ final class CompletableOperatorTests: RxTestCase {
         XCTAssertEqual(res.events, [.error(220, TestError.boom)])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 210), Subscription(210, 220)])
 
-        var attempts = 0
+        nonisolated(unsafe) var attempts = 0
         let flaky = Completable.deferred {
             attempts += 1
             return attempts < 3 ? .error(TestError.boom) : .empty()
@@ -215,6 +217,7 @@ final class CompletableOperatorTests: RxTestCase {
     }
 
     func testRetryWhenResubscribesWhenTheTriggerFires() {
+        let scheduler = self.scheduler
         let xs = cold([.error(10, TestError.boom)])
         let res = scheduler.start {
             xs.asCompletable().retry { (errors: Observable<Error>) in
@@ -222,14 +225,14 @@ final class CompletableOperatorTests: RxTestCase {
                     if attempt >= 1 { throw error }
                     return attempt
                 }
-                .delay(.seconds(5), scheduler: self.scheduler)
+                .delay(.seconds(5), scheduler: scheduler)
             }
             .asObservable()
         }
         XCTAssertEqual(res.events, [.error(225, TestError.boom)])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 210), Subscription(215, 225)])
 
-        var attempts = 0
+        nonisolated(unsafe) var attempts = 0
         let flaky = Completable.deferred {
             attempts += 1
             return attempts < 2 ? .error(TestError.boom) : .empty()

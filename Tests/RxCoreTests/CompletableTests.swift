@@ -5,7 +5,7 @@ import XCTest
 
 final class CompletableTests: RxTestCase {
     func testCreateDeliversOneTerminalEventThenDisposes() {
-        var events: [String] = []
+        nonisolated(unsafe) var events: [String] = []
         let subscription = Completable.create { completable in
             completable(.completed)
             completable(.error(TestError.boom))
@@ -24,7 +24,7 @@ final class CompletableTests: RxTestCase {
     }
 
     func testErrorEmptyAndNever() {
-        var events: [String] = []
+        nonisolated(unsafe) var events: [String] = []
         _ = Completable.error(TestError.boom).subscribe { event in
             if case .error(let error) = event { events.append("error \(error)") }
         }
@@ -37,7 +37,7 @@ final class CompletableTests: RxTestCase {
     }
 
     func testAsCompletableIgnoresElementsAndKeepsTheTermination() {
-        var events: [String] = []
+        nonisolated(unsafe) var events: [String] = []
         _ = Observable<Int>.create { observer in
             observer.onNext(1)
             observer.onNext(2)
@@ -53,8 +53,8 @@ final class CompletableTests: RxTestCase {
     }
 
     func testAndThenSubscribesTheSecondOnlyAfterTheFirstCompletes() {
-        var finish: (() -> Void)?
-        var secondSubscriptions = 0
+        nonisolated(unsafe) var finish: (() -> Void)?
+        nonisolated(unsafe) var secondSubscriptions = 0
         let first = Completable.create { completable in
             finish = { completable(.completed) }
             return Disposables.create()
@@ -64,7 +64,7 @@ final class CompletableTests: RxTestCase {
             single(.success(42))
             return Disposables.create()
         }
-        var result: Int?
+        nonisolated(unsafe) var result: Int?
         let subscription = first.andThen(second).subscribe(onSuccess: { result = $0 })
         XCTAssertEqual(secondSubscriptions, 0)
         finish?()
@@ -75,20 +75,20 @@ final class CompletableTests: RxTestCase {
     }
 
     func testAndThenSkipsTheSecondAfterAnError() {
-        var secondSubscriptions = 0
+        nonisolated(unsafe) var secondSubscriptions = 0
         let second = Completable.create { completable in
             secondSubscriptions += 1
             completable(.completed)
             return Disposables.create()
         }
-        var failure: Error?
+        nonisolated(unsafe) var failure: Error?
         _ = Completable.error(TestError.boom).andThen(second).subscribe(onError: { failure = $0 })
         XCTAssertEqual(failure as? TestError, .boom)
         XCTAssertEqual(secondSubscriptions, 0)
     }
 
     func testAndThenChainsCompletablesAndObservables() {
-        var events: [String] = []
+        nonisolated(unsafe) var events: [String] = []
         let step = { (name: String) in
             Completable.create { completable in
                 events.append(name)
@@ -104,7 +104,7 @@ final class CompletableTests: RxTestCase {
     }
 
     func testDisposingAndThenDisposesWhicheverPartIsRunning() {
-        var disposed: [String] = []
+        nonisolated(unsafe) var disposed: [String] = []
         let first = Completable.create { _ in Disposables.create { disposed.append("first") } }
         first.andThen(Completable.empty()).subscribe().dispose()
 

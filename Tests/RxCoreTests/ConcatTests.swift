@@ -40,7 +40,7 @@ final class ConcatTests: RxTestCase {
 
     func testDisposeDisposesTheRunningSourceAndSubscribesNoMore() {
         let sources = (0..<2).map { _ in ThreadSafeSource<Int>() }
-        var received: [Int] = []
+        nonisolated(unsafe) var received: [Int] = []
         let subscription = Observable.concat(sources.map(\.observable)).subscribe(onNext: { received.append($0) })
         sources[0].onNext(1)
         subscription.dispose()
@@ -52,7 +52,7 @@ final class ConcatTests: RxTestCase {
     }
 
     func testInstanceFormEmptyListAndAnyCollection() {
-        var events: [String] = []
+        nonisolated(unsafe) var events: [String] = []
         _ = Observable.just(1).concat(Observable.just(2)).subscribe(
             onNext: { events.append("\($0)") }, onCompleted: { events.append("completed") }
         )
@@ -64,8 +64,8 @@ final class ConcatTests: RxTestCase {
 
     func testAHundredThousandSynchronousSourcesDoNotGrowTheStack() {
         let count = 100_000
-        var sum = 0
-        var completed = false
+        nonisolated(unsafe) var sum = 0
+        nonisolated(unsafe) var completed = false
         let subscription = Observable.concat((0..<count).map { Observable.just($0) })
             .subscribe(onNext: { sum += $0 }, onCompleted: { completed = true })
         XCTAssertEqual(sum, (0..<count).reduce(0, +))

@@ -4,13 +4,13 @@ import RxTesting
 import XCTest
 
 final class CurrentThreadSchedulerTests: RxTestCase {
-    private let scheduler = CurrentThreadScheduler.instance
+    private var scheduler: CurrentThreadScheduler { .instance }
 
     func testTheFirstScheduleRunsAtOnceAndReturnsWhatTheActionReturned() {
         XCTAssertTrue(CurrentThreadScheduler.isScheduleRequired)
         let inner = BooleanDisposable()
-        var ran = false
-        let disposable = scheduler.schedule(()) { _ in
+        nonisolated(unsafe) var ran = false
+        let disposable = CurrentThreadScheduler.instance.schedule(()) { _ in
             ran = true
             XCTAssertFalse(CurrentThreadScheduler.isScheduleRequired)
             return inner
@@ -22,18 +22,18 @@ final class CurrentThreadSchedulerTests: RxTestCase {
     }
 
     func testNestedSchedulesQueueAndRunInOrderAfterTheRunningAction() {
-        var order: [String] = []
-        _ = scheduler.schedule("A") { name in
+        nonisolated(unsafe) var order: [String] = []
+        _ = CurrentThreadScheduler.instance.schedule("A") { name in
             order.append("\(name) start")
-            _ = self.scheduler.schedule("B") { name in
+            _ = CurrentThreadScheduler.instance.schedule("B") { name in
                 order.append(name)
-                _ = self.scheduler.schedule("D") { name in
+                _ = CurrentThreadScheduler.instance.schedule("D") { name in
                     order.append(name)
                     return Disposables.create()
                 }
                 return Disposables.create()
             }
-            _ = self.scheduler.schedule("C") { name in
+            _ = CurrentThreadScheduler.instance.schedule("C") { name in
                 order.append(name)
                 return Disposables.create()
             }
@@ -44,32 +44,32 @@ final class CurrentThreadSchedulerTests: RxTestCase {
     }
 
     func testOneHundredThousandNestedSchedulesRunIterativelyWithoutGrowingTheStack() {
-        var count = 0
-        var depth = 0
-        var maximumDepth = 0
-        func step(_ remaining: Int) -> Disposable {
+        nonisolated(unsafe) var count = 0
+        nonisolated(unsafe) var depth = 0
+        nonisolated(unsafe) var maximumDepth = 0
+        @Sendable func step(_ remaining: Int) -> Disposable {
             depth += 1
             maximumDepth = max(maximumDepth, depth)
             count += 1
             if remaining > 0 {
-                _ = scheduler.schedule(remaining - 1, action: step)
+                _ = CurrentThreadScheduler.instance.schedule(remaining - 1, action: step)
             }
             depth -= 1
             return Disposables.create()
         }
-        _ = scheduler.schedule(99_999, action: step)
+        _ = CurrentThreadScheduler.instance.schedule(99_999, action: step)
         XCTAssertEqual(count, 100_000)
         XCTAssertEqual(maximumDepth, 1, "recursion must have become iteration")
     }
 
     func testDisposingAQueuedActionBeforeItRunsCancelsIt() {
-        var ran: [String] = []
-        _ = scheduler.schedule(()) { _ in
-            let cancelled = self.scheduler.schedule(()) { _ in
+        nonisolated(unsafe) var ran: [String] = []
+        _ = CurrentThreadScheduler.instance.schedule(()) { _ in
+            let cancelled = CurrentThreadScheduler.instance.schedule(()) { _ in
                 ran.append("cancelled")
                 return Disposables.create()
             }
-            _ = self.scheduler.schedule(()) { _ in
+            _ = CurrentThreadScheduler.instance.schedule(()) { _ in
                 ran.append("kept")
                 return Disposables.create()
             }
@@ -82,10 +82,10 @@ final class CurrentThreadSchedulerTests: RxTestCase {
     func testAnotherThreadHasItsOwnTrampoline() {
         let otherRanAtOnce = LockedBox(false)
         let done = DispatchSemaphore(value: 0)
-        _ = scheduler.schedule(()) { _ in
+        _ = CurrentThreadScheduler.instance.schedule(()) { _ in
             Thread.detachNewThread {
                 let required = CurrentThreadScheduler.isScheduleRequired
-                var ran = false
+                nonisolated(unsafe) var ran = false
                 _ = CurrentThreadScheduler.instance.schedule(()) { _ in
                     ran = true
                     return Disposables.create()

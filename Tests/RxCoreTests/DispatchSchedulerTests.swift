@@ -86,7 +86,7 @@ final class DispatchSchedulerTests: RxTestCase {
     }
 
     func testImmediateSchedulerRunsInline() {
-        var ran = false
+        nonisolated(unsafe) var ran = false
         _ = ImmediateScheduler.instance.schedule(()) { _ in
             ran = true
             return Disposables.create()

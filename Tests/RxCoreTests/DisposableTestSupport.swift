@@ -45,14 +45,14 @@ struct ValueDisposableScheduler: SchedulerType {
 
     var now: Date { base.now }
 
-    func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+    func schedule<StateType>(_ state: StateType, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         Wrapped(base: base.schedule(state, action: action), log: log)
     }
 
     func scheduleRelative<StateType>(
         _ state: StateType,
         dueTime: RxTimeInterval,
-        action: @escaping (StateType) -> Disposable
+        action: @escaping @Sendable (StateType) -> Disposable
     ) -> Disposable {
         Wrapped(base: base.scheduleRelative(state, dueTime: dueTime, action: action), log: log)
     }
@@ -61,7 +61,7 @@ struct ValueDisposableScheduler: SchedulerType {
         _ state: StateType,
         startAfter: RxTimeInterval,
         period: RxTimeInterval,
-        action: @escaping (StateType) -> StateType
+        action: @escaping @Sendable (StateType) -> StateType
     ) -> Disposable {
         Wrapped(base: base.schedulePeriodic(state, startAfter: startAfter, period: period, action: action), log: log)
     }

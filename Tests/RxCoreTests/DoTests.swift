@@ -4,7 +4,7 @@ import XCTest
 
 final class DoTests: RxTestCase {
     func testOnDisposeComesAfterTheSourceDisposedAndOnSubscribedWhenTheSourceEndsDuringSubscribe() {
-        var log: [String] = []
+        nonisolated(unsafe) var log: [String] = []
         let source = Observable<Int>.create { observer in
             observer.onCompleted()
             return Disposables.create { log.append("sourceDispose") }
@@ -18,7 +18,7 @@ final class DoTests: RxTestCase {
     }
 
     func testOnDisposeComesAfterTheSourceDisposedWhenTheSourceEndsLater() {
-        var log: [String] = []
+        nonisolated(unsafe) var log: [String] = []
         let subject = PublishSubject<Int>()
         let source = Observable<Int>.create { observer in
             let inner = subject.subscribe(observer)
@@ -38,7 +38,7 @@ final class DoTests: RxTestCase {
     func testOnDisposeRunsOnceWhenDisposedByTheSubscriberInVirtualTime() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([.next(210, 1), .next(310, 2)])
-        var disposedAt: [TestTime] = []
+        nonisolated(unsafe) var disposedAt: [TestTime] = []
         let res = scheduler.start(disposed: 300) {
             xs.do(onDispose: { disposedAt.append(scheduler.clock) })
         }
@@ -48,7 +48,7 @@ final class DoTests: RxTestCase {
     }
 
     func testHandlersRunAroundEachEventInOrder() {
-        var log: [String] = []
+        nonisolated(unsafe) var log: [String] = []
         let source = Observable.of(1, 2).do(
             onNext: { log.append("onNext \($0)") },
             afterNext: { log.append("afterNext \($0)") },
@@ -73,7 +73,7 @@ final class DoTests: RxTestCase {
     }
 
     func testErrorHandlersRunAroundTheError() {
-        var log: [String] = []
+        nonisolated(unsafe) var log: [String] = []
         let subscription = Observable<Int>.error(TestError.boom).do(
             onError: { log.append("onError \($0)") },
             afterError: { log.append("afterError \($0)") },
@@ -86,7 +86,7 @@ final class DoTests: RxTestCase {
 
     func testOnDisposeRunsOnceOnExplicitDisposeAndDisposesTheSource() {
         let source = DrivenSource<Int>()
-        var disposals = 0
+        nonisolated(unsafe) var disposals = 0
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(source.observable.do(onDispose: { disposals += 1 }))
         source.onNext(1)
@@ -137,8 +137,8 @@ final class DoTests: RxTestCase {
     }
 
     func testHandlersDoNotRunForEventsAfterTheTerminalOne() {
-        var nexts = 0
-        var terminals = 0
+        nonisolated(unsafe) var nexts = 0
+        nonisolated(unsafe) var terminals = 0
         let source = Observable<Int>.create { observer in
             observer.onCompleted()
             observer.onNext(1)

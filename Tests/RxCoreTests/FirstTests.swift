@@ -5,7 +5,7 @@ import XCTest
 final class FirstTests: RxTestCase {
     func testSucceedsWithTheFirstElementAndDisposesTheSource() {
         let source = DrivenSource<Int>()
-        var results: [Int?] = []
+        nonisolated(unsafe) var results: [Int?] = []
         let subscription = source.observable.first().subscribe(onSuccess: { results.append($0) })
         source.onNext(4)
         XCTAssertEqual(results, [4])

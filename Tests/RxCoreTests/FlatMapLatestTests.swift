@@ -38,7 +38,7 @@ final class FlatMapLatestTests: RxTestCase {
         recorder.assertGrammar()
         subscription.dispose()
 
-        var completed = false
+        nonisolated(unsafe) var completed = false
         _ = Observable<Int>.empty().flatMapLatest { Observable.just($0) }.subscribe(onCompleted: { completed = true })
         XCTAssertTrue(completed, "an empty outer sequence completes at once")
     }

@@ -78,7 +78,7 @@ final class FlatMapTests: RxTestCase {
     func testDisposeMidStreamDisposesTheOuterAndEveryRunningInner() {
         let outer = ThreadSafeSource<Int>()
         let inners = (0..<3).map { _ in ThreadSafeSource<Int>() }
-        var received: [Int] = []
+        nonisolated(unsafe) var received: [Int] = []
         let subscription = outer.observable.flatMap { inners[$0].observable }.subscribe(onNext: { received.append($0) })
         (0..<3).forEach(outer.onNext)
         inners[0].onNext(1)
@@ -93,7 +93,7 @@ final class FlatMapTests: RxTestCase {
     func testConcatMapSubscribesEachInnerAfterThePreviousCompletedButMapsOnArrival() {
         let outer = ThreadSafeSource<Int>()
         let inners = (0..<3).map { _ in ThreadSafeSource<Int>() }
-        var mapped: [Int] = []
+        nonisolated(unsafe) var mapped: [Int] = []
         let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(outer.observable.concatMap { index -> Observable<Int> in
             mapped.append(index)
@@ -119,8 +119,8 @@ final class FlatMapTests: RxTestCase {
         // The outer emits everything while the first inner is still running, so the rest wait in
         // the queue and are subscribed, one completing synchronously after the other, in a loop.
         let gate = ThreadSafeSource<Int>()
-        var sum = 0
-        var completed = false
+        nonisolated(unsafe) var sum = 0
+        nonisolated(unsafe) var completed = false
         let subscription = Observable<Int>.create { observer in
             (0..<count).forEach(observer.onNext)
             observer.onCompleted()
@@ -138,7 +138,7 @@ final class FlatMapTests: RxTestCase {
     func testFlatMapFirstIgnoresElementsWhileAnInnerRunsWithoutMappingThem() {
         let outer = ThreadSafeSource<Int>()
         let inners = (0..<3).map { _ in ThreadSafeSource<Int>() }
-        var mapped: [Int] = []
+        nonisolated(unsafe) var mapped: [Int] = []
         let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(outer.observable.flatMapFirst { index -> Observable<Int> in
             mapped.append(index)
@@ -219,14 +219,14 @@ final class FlatMapTests: RxTestCase {
 extension FlatMapTests {
     func testEachSubscriptionRunsItsOwnFlatMapAndAnInnerErrorDuringSubscribeStopsTheOuter() {
         let mapped = Observable.merge(Observable.just(1), Observable.just(2)).flatMap { Observable.just($0 * 10) }
-        var first: [Int] = []
-        var second: [Int] = []
+        nonisolated(unsafe) var first: [Int] = []
+        nonisolated(unsafe) var second: [Int] = []
         _ = mapped.subscribe(onNext: { first.append($0) })
         _ = mapped.subscribe(onNext: { second.append($0) })
         XCTAssertEqual(first, [10, 20])
         XCTAssertEqual(second, [10, 20])
 
-        var selectorCalls = 0
+        nonisolated(unsafe) var selectorCalls = 0
         let recorder = GrammarRecorder<Int>()
         let subscription = recorder.subscribe(
             Observable<Int>.create { observer in

@@ -48,7 +48,7 @@ final class FromTests: RxTestCase {
     }
 
     func testDeferredCallsTheFactoryOncePerSubscription() {
-        var calls = 0
+        nonisolated(unsafe) var calls = 0
         let source = Observable<Int>.deferred {
             calls += 1
             return .just(calls)

@@ -5,8 +5,8 @@ import XCTest
 
 final class KernelTests: RxTestCase {
     func testMapAndFilterTransformInOrderThenComplete() {
-        var received: [String] = []
-        var completed = 0
+        nonisolated(unsafe) var received: [String] = []
+        nonisolated(unsafe) var completed = 0
         let subscription = Observable<Int>.create { observer in
             (1...6).forEach(observer.onNext)
             observer.onCompleted()
@@ -21,7 +21,7 @@ final class KernelTests: RxTestCase {
     }
 
     func testEventsAfterATerminalEventAreDropped() {
-        var events: [String] = []
+        nonisolated(unsafe) var events: [String] = []
         let subscription = Observable<Int>.create { observer in
             observer.onNext(1)
             observer.onCompleted()
@@ -42,10 +42,10 @@ final class KernelTests: RxTestCase {
     }
 
     func testNothingIsDeliveredAfterDispose() {
-        var captured: AnyObserver<Int>?
-        var received: [Int] = []
-        var disposedCount = 0
-        var upstreamDisposed = 0
+        nonisolated(unsafe) var captured: AnyObserver<Int>?
+        nonisolated(unsafe) var received: [Int] = []
+        nonisolated(unsafe) var disposedCount = 0
+        nonisolated(unsafe) var upstreamDisposed = 0
         let subscription = Observable<Int>.create { observer in
             captured = observer
             return Disposables.create { upstreamDisposed += 1 }
@@ -66,8 +66,8 @@ final class KernelTests: RxTestCase {
     }
 
     func testAThrowingMapTerminatesWithTheThrownErrorAndDisposesUpstream() {
-        var upstreamDisposed = false
-        var failure: Error?
+        nonisolated(unsafe) var upstreamDisposed = false
+        nonisolated(unsafe) var failure: Error?
         let subscription = Observable<Int>.create { observer in
             observer.onNext(1)
             observer.onNext(2)
@@ -85,7 +85,7 @@ final class KernelTests: RxTestCase {
 
     func testDisposeIsIdempotentAndThreadSafe() {
         for _ in 0..<200 {
-            var upstreamDisposals = 0
+            nonisolated(unsafe) var upstreamDisposals = 0
             let lock = NSLock()
             let subscription = Observable<Int>.never()
                 .map { $0 }
@@ -96,8 +96,8 @@ final class KernelTests: RxTestCase {
     }
 
     func testSingleFromCreateDeliversSuccessOnce() {
-        var results: [Int] = []
-        var disposed = 0
+        nonisolated(unsafe) var results: [Int] = []
+        nonisolated(unsafe) var disposed = 0
         let subscription = Single<Int>.create { single in
             single(.success(5))
             single(.success(6))
@@ -110,7 +110,7 @@ final class KernelTests: RxTestCase {
     }
 
     func testAsSingleRejectsEmptyAndMultipleElementSequences() {
-        var errors: [RxError] = []
+        nonisolated(unsafe) var errors: [RxError] = []
         _ = Observable<Int>.empty().asSingle().subscribe(onFailure: { errors.append($0 as! RxError) })
         _ = Observable<Int>.create { observer in
             observer.onNext(1)

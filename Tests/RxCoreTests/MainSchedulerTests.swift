@@ -10,8 +10,8 @@ final class MainSchedulerTests: RxTestCase {
     func testNestedWorkRunsInTheOrderItWasScheduled() {
         XCTAssertTrue(Thread.isMainThread)
         let done = expectation(description: "the innermost action ran")
-        var messages: [Int] = []
-        var executedImmediately = false
+        nonisolated(unsafe) var messages: [Int] = []
+        nonisolated(unsafe) var executedImmediately = false
         _ = MainScheduler.instance.schedule(()) { _ in
             executedImmediately = true
             messages.append(1)
@@ -35,7 +35,7 @@ final class MainSchedulerTests: RxTestCase {
 
     func testDisposingNestedWorkBeforeItRunsCancelsIt() {
         let done = expectation(description: "the later action ran")
-        var messages: [Int] = []
+        nonisolated(unsafe) var messages: [Int] = []
         _ = MainScheduler.instance.schedule(()) { _ in
             messages.append(1)
             let nested = MainScheduler.instance.schedule(()) { _ in
@@ -79,7 +79,7 @@ final class MainSchedulerTests: RxTestCase {
             return Disposables.create()
         }
         wait(for: [done], timeout: 2)
-        var ranInline = false
+        nonisolated(unsafe) var ranInline = false
         // The queued action's bookkeeping finishes right after it ran; let the main queue settle.
         RunLoop.current.run(until: Date().addingTimeInterval(0.02))
         _ = MainScheduler.instance.schedule(()) { _ in

@@ -3,7 +3,7 @@ import RxTesting
 import XCTest
 
 final class MaterializeTests: RxTestCase {
-    private func describe(_ event: Event<Int>) -> String {
+    private static func describe(_ event: Event<Int>) -> String {
         event.debugDescription
     }
 
@@ -14,11 +14,11 @@ final class MaterializeTests: RxTestCase {
             return Disposables.create()
         }
         XCTAssertEqual(
-            collect(failing.materialize().map(describe)),
+            collect(failing.materialize().map(Self.describe)),
             [.next("next(1)"), .next("error(boom)"), .completed]
         )
         XCTAssertEqual(
-            collect(Observable.of(1).materialize().map(describe)),
+            collect(Observable.of(1).materialize().map(Self.describe)),
             [.next("next(1)"), .next("completed"), .completed]
         )
     }

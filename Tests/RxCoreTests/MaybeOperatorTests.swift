@@ -38,7 +38,7 @@ final class MaybeOperatorTests: RxTestCase {
     }
 
     func testFlatMapChainsTheNextMaybeAndSkipsItWhenEmpty() {
-        var selectorCalls = 0
+        nonisolated(unsafe) var selectorCalls = 0
         let chain = { (maybe: Maybe<Int>) in
             maybe.flatMap { element -> Maybe<String> in
                 selectorCalls += 1
@@ -73,7 +73,7 @@ final class MaybeOperatorTests: RxTestCase {
     func testCatchSwitchesToTheFallbackMaybeAtTheErrorTick() {
         let xs = hot([.error(210, TestError.boom)])
         let ys = scheduler.createColdObservable([.completed(10, Int.self)])
-        var caught: [Observed<Int>] = []
+        nonisolated(unsafe) var caught: [Observed<Int>] = []
         let res = scheduler.start {
             xs.asMaybe().catch { error in
                 caught.append(.error(error))
@@ -101,7 +101,8 @@ final class MaybeOperatorTests: RxTestCase {
     }
 
     func testDoRunsTheHandlersInOrderAroundTheElement() {
-        var log: [String] = []
+        let scheduler = self.scheduler
+        nonisolated(unsafe) var log: [String] = []
         let xs = hot([.next(210, 1), .completed(210)])
         let res = scheduler.start {
             xs.asMaybe().do(
@@ -110,9 +111,9 @@ final class MaybeOperatorTests: RxTestCase {
                 onError: { _ in log.append("onError") },
                 onCompleted: { log.append("onCompleted") },
                 afterCompleted: { log.append("afterCompleted") },
-                onSubscribe: { log.append("onSubscribe \(self.scheduler.clock)") },
+                onSubscribe: { log.append("onSubscribe \(scheduler.clock)") },
                 onSubscribed: { log.append("onSubscribed") },
-                onDispose: { log.append("onDispose \(self.scheduler.clock)") }
+                onDispose: { log.append("onDispose \(scheduler.clock)") }
             )
             .asObservable()
         }
@@ -124,7 +125,7 @@ final class MaybeOperatorTests: RxTestCase {
     }
 
     func testDoWithSuccessSpellingSeesTheElementAndTheErrors() {
-        var log: [String] = []
+        nonisolated(unsafe) var log: [String] = []
         _ = Maybe.just(1).do(onSuccess: { log.append("success \($0)") }, afterSuccess: { _ in log.append("after") }).subscribe()
         _ = Maybe<Int>.error(TestError.boom).do(onSuccess: { _ in log.append("no") }, onError: { log.append("error \($0)") }).subscribe()
         _ = Maybe<Int>.empty().do(onError: { _ in log.append("no") }, onCompleted: { log.append("completed") }).subscribe()
@@ -138,10 +139,11 @@ final class MaybeOperatorTests: RxTestCase {
     }
 
     func testDoOnDisposeRunsOnceWhenDisposedBeforeTheOutcome() {
-        var disposedAt: [TestTime] = []
+        let scheduler = self.scheduler
+        nonisolated(unsafe) var disposedAt: [TestTime] = []
         let xs = hot([.next(400, 1), .completed(400)])
         let res = scheduler.start(disposed: 300) {
-            xs.asMaybe().do(onDispose: { disposedAt.append(self.scheduler.clock) }).asObservable()
+            xs.asMaybe().do(onDispose: { disposedAt.append(scheduler.clock) }).asObservable()
         }
         XCTAssertEqual(res.events, [])
         XCTAssertEqual(disposedAt, [300])
@@ -149,7 +151,7 @@ final class MaybeOperatorTests: RxTestCase {
     }
 
     func testRetryResubscribesUntilTheAttemptsRunOut() {
-        var attempts = 0
+        nonisolated(unsafe) var attempts = 0
         let flaky = Maybe<Int>.deferred {
             attempts += 1
             return attempts < 3 ? .error(TestError.boom) : .just(attempts)
@@ -171,17 +173,18 @@ final class MaybeOperatorTests: RxTestCase {
     }
 
     func testRetryWhenResubscribesWhenTheTriggerFiresAndCompletesEmptyWhenItCompletes() {
+        let scheduler = self.scheduler
         let xs = scheduler.createColdObservable([.error(10, TestError.boom, Int.self)])
         let res = scheduler.start {
             xs.asMaybe().retry { (errors: Observable<TestError>) in
-                errors.delay(.seconds(5), scheduler: self.scheduler).take(1)
+                errors.delay(.seconds(5), scheduler: scheduler).take(1)
             }
             .asObservable()
         }
         XCTAssertEqual(res.events, [.completed(225)])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 210), Subscription(215, 225)])
 
-        var attempts = 0
+        nonisolated(unsafe) var attempts = 0
         let flaky = Maybe<Int>.deferred {
             attempts += 1
             return attempts < 2 ? .error(TestError.boom) : .just(attempts)
@@ -209,7 +212,7 @@ final class MaybeOperatorTests: RxTestCase {
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 210)])
         XCTAssertEqual(ys.subscriptions, [Subscription(210, 220)])
 
-        var otherSubscriptions = 0
+        nonisolated(unsafe) var otherSubscriptions = 0
         let other = Single<Int>.deferred {
             otherSubscriptions += 1
             return .just(9)

@@ -4,7 +4,7 @@ import XCTest
 
 final class MaybeTests: RxTestCase {
     func testSubscribeDeliversSuccessCompletionOrError() {
-        var events: [MaybeEvent<Int>] = []
+        nonisolated(unsafe) var events: [MaybeEvent<Int>] = []
         _ = Maybe.just(1).subscribe { events.append($0) }
         _ = Maybe<Int>.empty().subscribe { events.append($0) }
         _ = Maybe<Int>.error(TestError.boom).subscribe { events.append($0) }
@@ -12,7 +12,7 @@ final class MaybeTests: RxTestCase {
     }
 
     func testSubscribeWithHandlersCallsOneHandlerThenOnDisposed() {
-        var log: [String] = []
+        nonisolated(unsafe) var log: [String] = []
         let handlers = { (maybe: Maybe<Int>) in
             _ = maybe.subscribe(
                 onSuccess: { log.append("success \($0)") },
@@ -29,8 +29,8 @@ final class MaybeTests: RxTestCase {
 
     func testCreateDeliversTheFirstEventThenDisposesAtThatTick() {
         let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
-        var observer: Maybe<Int>.MaybeObserver?
-        var disposedAt: TestTime?
+        nonisolated(unsafe) var observer: Maybe<Int>.MaybeObserver?
+        nonisolated(unsafe) var disposedAt: TestTime?
         scheduler.scheduleAt(201) { observer?(.success(1)) }
         scheduler.scheduleAt(202) { observer?(.success(2)) }
         scheduler.scheduleAt(203) { observer?(.error(TestError.boom)) }
@@ -65,8 +65,8 @@ final class MaybeTests: RxTestCase {
         sending events: [(TestTime, MaybeEvent<Int>)]
     ) -> (events: [Recorded<Event<Int>>], disposedAt: TestTime?) {
         let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
-        var observer: Maybe<Int>.MaybeObserver?
-        var disposedAt: TestTime?
+        nonisolated(unsafe) var observer: Maybe<Int>.MaybeObserver?
+        nonisolated(unsafe) var disposedAt: TestTime?
         for (time, event) in events {
             scheduler.scheduleAt(time) { observer?(event) }
         }
@@ -83,10 +83,10 @@ final class MaybeTests: RxTestCase {
 
     func testDisposingBeforeTheEventDisposesTheWorkAndDropsTheEvent() {
         let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
-        var observer: Maybe<Int>.MaybeObserver?
-        var disposedAt: TestTime?
-        var disposedHandlerCalls = 0
-        var delivered: [MaybeEvent<Int>] = []
+        nonisolated(unsafe) var observer: Maybe<Int>.MaybeObserver?
+        nonisolated(unsafe) var disposedAt: TestTime?
+        nonisolated(unsafe) var disposedHandlerCalls = 0
+        nonisolated(unsafe) var delivered: [MaybeEvent<Int>] = []
         var subscription: Disposable?
         scheduler.scheduleAt(201) {
             subscription = Maybe<Int>.create { maybe in
@@ -111,8 +111,8 @@ final class MaybeTests: RxTestCase {
     }
 
     func testNeverDeliversNothingUntilDisposed() {
-        var events: [MaybeEvent<Int>] = []
-        var disposed = false
+        nonisolated(unsafe) var events: [MaybeEvent<Int>] = []
+        nonisolated(unsafe) var disposed = false
         let subscription = Maybe<Int>.never().subscribe(
             onSuccess: { events.append(.success($0)) },
             onCompleted: { events.append(.completed) },
@@ -125,7 +125,7 @@ final class MaybeTests: RxTestCase {
     }
 
     func testDeferredBuildsTheMaybeAtEachSubscription() {
-        var factoryCalls = 0
+        nonisolated(unsafe) var factoryCalls = 0
         let maybe = Maybe<Int>.deferred {
             factoryCalls += 1
             return .just(factoryCalls)
@@ -179,7 +179,7 @@ final class MaybeTests: RxTestCase {
         XCTAssertEqual(collect(Single<Int>.error(TestError.boom).asMaybe()), [.error(TestError.boom)])
         XCTAssertEqual(collect(Maybe.just(4).asMaybe()), [.next(4), .completed])
 
-        var events: [CompletableEvent] = []
+        nonisolated(unsafe) var events: [CompletableEvent] = []
         _ = Maybe.just(1).asCompletable().subscribe { events.append($0) }
         _ = Maybe<Int>.empty().asCompletable().subscribe { events.append($0) }
         _ = Maybe<Int>.error(TestError.other).asCompletable().subscribe { events.append($0) }

@@ -24,7 +24,7 @@ final class MergeTests: RxTestCase {
     }
 
     func testAnEmptyListCompletesAtOnceAndAnyCollectionOfSourcesWorks() {
-        var events: [String] = []
+        nonisolated(unsafe) var events: [String] = []
         _ = Observable<Int>.merge([]).subscribe(onCompleted: { events.append("completed") })
         XCTAssertEqual(events, ["completed"])
 
@@ -52,8 +52,8 @@ final class MergeTests: RxTestCase {
 
     func testDisposeDisposesEverySourceOnceAndDeliversNothingAfter() {
         let sources = (0..<3).map { _ in ThreadSafeSource<Int>() }
-        var received: [Int] = []
-        var disposed = 0
+        nonisolated(unsafe) var received: [Int] = []
+        nonisolated(unsafe) var disposed = 0
         let subscription = Observable.merge(sources.map(\.observable))
             .subscribe(onNext: { received.append($0) }, onDisposed: { disposed += 1 })
         sources[1].onNext(1)
@@ -107,7 +107,7 @@ final class MergeTests: RxTestCase {
     }
 
     func testMaxConcurrentBelowOneFailsWithArgumentOutOfRange() {
-        var failure: Error?
+        nonisolated(unsafe) var failure: Error?
         _ = Observable<Observable<Int>>.just(.just(1)).merge(maxConcurrent: 0).subscribe(onError: { failure = $0 })
         XCTAssertEqual(failure as? RxError, .argumentOutOfRange)
     }

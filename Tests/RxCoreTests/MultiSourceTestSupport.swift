@@ -95,7 +95,7 @@ final class GrammarRecorder<Element>: @unchecked Sendable {
     var error: Error? { events.value.last?.error }
 
     /// Subscribes to `source`, optionally running `reaction` (inside the observer call) per element.
-    func subscribe(_ source: Observable<Element>, onElement reaction: ((Element) -> Void)? = nil) -> Disposable {
+    func subscribe(_ source: Observable<Element>, onElement reaction: (@Sendable (Element) -> Void)? = nil) -> Disposable {
         source.subscribe(
             onNext: { element in self.handle(.next(element)) { reaction?(element) } },
             onError: { self.handle(.error($0)) },

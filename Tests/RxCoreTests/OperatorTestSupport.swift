@@ -29,7 +29,7 @@ enum Observed<Element: Equatable>: Equatable, CustomStringConvertible {
 /// Records the events of subscriptions, from any thread, and notices grammar violations: a delivery
 /// that overlaps another one (two threads inside the observer at once) or an event after a terminal.
 // @unchecked Sendable: every stored var is only touched under `lock`.
-final class Recorder<Element: Equatable>: @unchecked Sendable {
+final class Recorder<Element: Equatable & SendableMetatype>: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [Observed<Element>] = []
     private var inside = 0
@@ -83,15 +83,15 @@ final class Recorder<Element: Equatable>: @unchecked Sendable {
 }
 
 /// Subscribes, disposes, and returns what was delivered synchronously.
-func collect<O: ObservableConvertibleType>(_ source: O) -> [Observed<O.Element>] where O.Element: Equatable {
+func collect<O: ObservableConvertibleType>(_ source: O) -> [Observed<O.Element>] where O.Element: Equatable & SendableMetatype {
     let recorder = Recorder<O.Element>()
     recorder.subscribe(source).dispose()
     return recorder.events
 }
 
 /// Subscribes to a `Single`, disposes, and returns the outcome delivered synchronously, if any.
-func collect<Element: Equatable>(_ single: Single<Element>) -> [Observed<Element>] {
-    var events: [Observed<Element>] = []
+func collect<Element: Equatable & SendableMetatype>(_ single: Single<Element>) -> [Observed<Element>] {
+    nonisolated(unsafe) var events: [Observed<Element>] = []
     single.subscribe(
         onSuccess: { events.append(.next($0)) },
         onFailure: { events.append(.error($0)) }
@@ -150,7 +150,7 @@ final class DrivenSource<Element>: @unchecked Sendable {
 /// disposing mid-stream disposes upstream once and silences the subscription; a source that keeps
 /// talking after its terminal event is ignored; a terminal event from upstream disposes upstream.
 /// `apply` builds the operator on top of a source of Ints; the source emits 1, 2, 3 then ends.
-func assertOperatorBasics<R: Equatable>(
+func assertOperatorBasics<R: Equatable & SendableMetatype>(
     file: StaticString = #filePath,
     line: UInt = #line,
     _ apply: (Observable<Int>) -> Observable<R>
@@ -215,7 +215,7 @@ func passOrThrowAt2(_ value: Int) throws -> Int {
 
 /// Checks that an operator whose closure throws (built with `passOrThrowAt2`) fails with the
 /// thrown error when the source emits 2, disposes the source, and delivers nothing more.
-func assertThrowingClosureFails<R: Equatable>(
+func assertThrowingClosureFails<R: Equatable & SendableMetatype>(
     file: StaticString = #filePath,
     line: UInt = #line,
     _ apply: (Observable<Int>) -> Observable<R>

@@ -6,7 +6,7 @@ import XCTest
 final class PublishSubjectTests: RxTestCase {
     func testDeliversOnlyLaterEventsToEachObserverInSubscriptionOrder() {
         let subject = PublishSubject<Int>()
-        var order: [String] = []
+        nonisolated(unsafe) var order: [String] = []
         subject.onNext(0)
         let first = subject.subscribe(onNext: { order.append("a\($0)") })
         subject.onNext(1)
@@ -68,8 +68,8 @@ final class PublishSubjectTests: RxTestCase {
 
     func testAnObserverDisposedByAnotherDuringOnNextReceivesNothingMore() {
         let subject = PublishSubject<Int>()
-        var received: [String] = []
-        var second: Disposable?
+        nonisolated(unsafe) var received: [String] = []
+        nonisolated(unsafe) var second: Disposable?
         let first = subject.subscribe(onNext: { value in
             received.append("a\(value)")
             second?.dispose()
@@ -87,8 +87,8 @@ final class PublishSubjectTests: RxTestCase {
 
     func testAnObserverSubscribedDuringOnNextGetsOnlyLaterElements() {
         let subject = PublishSubject<Int>()
-        var received: [String] = []
-        var inner: Disposable?
+        nonisolated(unsafe) var received: [String] = []
+        nonisolated(unsafe) var inner: Disposable?
         let outer = subject.subscribe(onNext: { value in
             received.append("outer\(value)")
             if inner == nil {
@@ -132,7 +132,7 @@ final class PublishSubjectTests: RxTestCase {
     func testOneHundredThousandSubscribersAreCheapToAddNotifyAndRemove() {
         let subject = PublishSubject<Int>()
         let count = 100_000
-        var received = 0
+        nonisolated(unsafe) var received = 0
         let start = Date()
         var subscriptions: [Disposable] = []
         subscriptions.reserveCapacity(count)

@@ -29,7 +29,7 @@ final class ReplaySubjectTests: RxTestCase {
     func testAnUnboundSubjectReplaysEverything() {
         let subject = ReplaySubject<Int>.createUnbound()
         for value in 0..<1_000 { subject.onNext(value) }
-        var received: [Int] = []
+        nonisolated(unsafe) var received: [Int] = []
         subject.subscribe(onNext: { received.append($0) }).dispose()
         XCTAssertEqual(received, Array(0..<1_000))
     }
@@ -83,7 +83,7 @@ final class ReplaySubjectTests: RxTestCase {
         let subject = ReplaySubject<Int>.create(bufferSize: 3)
         subject.onNext(1)
         subject.onNext(2)
-        var received: [Int] = []
+        nonisolated(unsafe) var received: [Int] = []
         let subscription = subject.subscribe(onNext: { value in
             received.append(value)
             if value == 1 { subject.onNext(3) }

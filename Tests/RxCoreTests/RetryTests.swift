@@ -8,7 +8,7 @@ final class RetryTests: RxTestCase {
     /// emits the attempt number and completes.
     private func flaky(failures: Int, subscriptions: LockedBox<Int>) -> Observable<Int> {
         Observable.deferred {
-            var attempt = 0
+            nonisolated(unsafe) var attempt = 0
             subscriptions.mutate {
                 $0 += 1
                 attempt = $0

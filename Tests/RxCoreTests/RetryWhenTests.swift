@@ -18,7 +18,7 @@ final class RetryWhenTests: RxTestCase {
 
     func testEachTriggerElementResubscribesAndTheHandlerSeesEveryError() {
         let subscriptions = LockedBox(0)
-        var seen: [Observed<Int>] = []
+        nonisolated(unsafe) var seen: [Observed<Int>] = []
         let events = collect(flaky(failures: 2, subscriptions: subscriptions).retry(when: { errors in
             errors.map { error in seen.append(.error(error)) }
         }))
@@ -102,7 +102,7 @@ final class RetryWhenTests: RxTestCase {
     }
 
     func testAnErrorOfAnotherTypeThanTheHandlersIsDeliveredAtOnce() {
-        var handled = 0
+        nonisolated(unsafe) var handled = 0
         let events = collect(Observable<Int>.error(AttemptError(attempt: 1)).retry(when: { (errors: Observable<TestError>) in
             errors.map { _ in handled += 1 }
         }))

@@ -29,7 +29,7 @@ final class RetryWithDelayTests: RxTestCase {
     }
 
     func testElementsFromEveryAttemptPassAndASuccessfulAttemptCompletes() {
-        var attempts = 0
+        nonisolated(unsafe) var attempts = 0
         let observer = scheduler.start {
             Observable<Int>.create { observer in
                 attempts += 1
@@ -48,7 +48,7 @@ final class RetryWithDelayTests: RxTestCase {
     }
 
     func testTheLastErrorReachesTheSubscriberUnchanged() {
-        var attempts = 0
+        nonisolated(unsafe) var attempts = 0
         let observer = scheduler.start {
             Observable<Int>.create { observer in
                 attempts += 1
@@ -162,8 +162,8 @@ final class RetryWithDelayTests: RxTestCase {
     }
 
     func testImmediateRetriesOfASynchronousFailureDoNotGrowTheStack() {
-        var attempts = 0
-        var failure: Error?
+        nonisolated(unsafe) var attempts = 0
+        nonisolated(unsafe) var failure: Error?
         let subscription = Observable<Int>.create { observer in
             attempts += 1
             observer.onError(TestError.boom)
@@ -177,8 +177,8 @@ final class RetryWithDelayTests: RxTestCase {
     }
 
     func testSingleRetrySucceedsAfterAFailure() {
-        var attempts = 0
-        var value: Int?
+        nonisolated(unsafe) var attempts = 0
+        nonisolated(unsafe) var value: Int?
         let subscription = Single<Int>.create { single in
             attempts += 1
             single(attempts == 1 ? .failure(TestError.boom) : .success(42))
@@ -210,8 +210,8 @@ final class RetryWithDelayTests: RxTestCase {
 final class RetryWithDelayReentrancyTests: RxTestCase {
     func testASignalFiringTwiceWhileBeingSubscribedRestartsOnceAndIsReleased() {
         let scheduler = TestScheduler(initialClock: 0, resolution: 0.1, simulateProcessingDelay: false)
-        var signalSubscriptions = 0
-        var signalDisposals = 0
+        nonisolated(unsafe) var signalSubscriptions = 0
+        nonisolated(unsafe) var signalDisposals = 0
         // A reachability signal that is already "back" twice by the time anyone listens.
         let burst = Observable<Void>.create { observer in
             signalSubscriptions += 1

@@ -7,7 +7,9 @@ import XCTest
 final class ReviewFindingsTests: RxTestCase {
     /// An object that owns a bag and is captured by the closures of a subscription it keeps in it:
     /// the everyday `subscribe(onNext: { self... }).disposed(by: bag)` pattern.
-    private final class Owner {
+    // @unchecked Sendable: used from the test's one thread; it only has to be capturable by the
+    // `@Sendable` handlers.
+    private final class Owner: @unchecked Sendable {
         let bag = DisposeBag()
         var seen: [String] = []
     }

@@ -74,8 +74,8 @@ final class ScheduledFromTests: RxTestCase {
 
     func testAnImmediateSchedulerRunsManyElementsInConstantStackDepth() {
         let count = 100_000
-        var received = 0
-        var completed = false
+        nonisolated(unsafe) var received = 0
+        nonisolated(unsafe) var completed = false
         let subscription = Observable.from(0..<count, scheduler: ImmediateScheduler.instance)
             .subscribe(onNext: { _ in received += 1 }, onCompleted: { completed = true })
         XCTAssertEqual(received, count)

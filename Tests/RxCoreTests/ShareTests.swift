@@ -13,7 +13,7 @@ private final class CountingSource: @unchecked Sendable {
 
     var observable: Observable<Int> {
         Observable.create { [self] observer in
-            var key = 0
+            nonisolated(unsafe) var key = 0
             subscriptions.mutate { count in
                 count += 1
                 key = count
@@ -136,8 +136,8 @@ final class ShareTests: RxTestCase {
         }
         .share()
         let inner = SubjectEventLog<Int>()
-        var innerSubscription: Disposable?
-        var outer: [Int] = []
+        nonisolated(unsafe) var innerSubscription: Disposable?
+        nonisolated(unsafe) var outer: [Int] = []
         let outerSubscription = shared.subscribe(onNext: { value in
             outer.append(value)
             if value == 2 { innerSubscription = inner.subscribe(to: shared) }

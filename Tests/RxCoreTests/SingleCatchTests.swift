@@ -4,7 +4,7 @@ import XCTest
 
 final class SingleCatchTests: RxTestCase {
     func testCatchSwitchesToTheFallbackSingle() {
-        var caught: [Observed<Int>] = []
+        nonisolated(unsafe) var caught: [Observed<Int>] = []
         let single = Single<Int>.error(TestError.boom).catch { error in
             caught.append(.error(error))
             return .just(9)
@@ -25,7 +25,7 @@ final class SingleCatchTests: RxTestCase {
     }
 
     func testDisposingWhileOnTheFallbackDisposesIt() {
-        var cancelled = 0
+        nonisolated(unsafe) var cancelled = 0
         let fallback = Single<Int>.create { _ in Disposables.create { cancelled += 1 } }
         let subscription = Single<Int>.error(TestError.boom).catch { _ in fallback }.subscribe()
         XCTAssertEqual(cancelled, 0)

@@ -9,7 +9,7 @@ final class SingleCreationTests: RxTestCase {
     }
 
     func testDeferredBuildsTheSingleAtEachSubscription() {
-        var calls = 0
+        nonisolated(unsafe) var calls = 0
         let single = Single<Int>.deferred {
             calls += 1
             return .just(calls)
@@ -30,8 +30,8 @@ final class SingleCreationTests: RxTestCase {
     }
 
     func testDisposingAPendingMappedSingleDisposesTheWork() {
-        var cancelled = 0
-        var results: [Int] = []
+        nonisolated(unsafe) var cancelled = 0
+        nonisolated(unsafe) var results: [Int] = []
         let subscription = Single<Int>.create { _ in Disposables.create { cancelled += 1 } }
             .map { $0 + 1 }
             .subscribe(onSuccess: { results.append($0) })

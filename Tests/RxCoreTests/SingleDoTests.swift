@@ -4,7 +4,7 @@ import XCTest
 
 final class SingleDoTests: RxTestCase {
     func testHandlersRunAroundTheSuccess() {
-        var log: [String] = []
+        nonisolated(unsafe) var log: [String] = []
         let subscription = Single.just(1).do(
             onSuccess: { log.append("onSuccess \($0)") },
             afterSuccess: { log.append("afterSuccess \($0)") },
@@ -22,7 +22,7 @@ final class SingleDoTests: RxTestCase {
     }
 
     func testHandlersRunAroundTheFailure() {
-        var log: [String] = []
+        nonisolated(unsafe) var log: [String] = []
         let subscription = Single<Int>.error(TestError.boom).do(
             onSuccess: { _ in log.append("onSuccess") },
             onError: { log.append("onError \($0)") },
@@ -45,7 +45,7 @@ final class SingleDoTests: RxTestCase {
     }
 
     func testOnDisposeRunsOnDisposeOfAPendingSingle() {
-        var disposals = 0
+        nonisolated(unsafe) var disposals = 0
         let subscription = Single<Int>.create { _ in Disposables.create() }
             .do(onDispose: { disposals += 1 })
             .subscribe()

@@ -7,9 +7,9 @@ final class SingleFlatMapTests: RxTestCase {
     func testChainsASingleThatDependsOnTheFirstElement() {
         let first = ManualSingle<Int>()
         let second = ManualSingle<String>()
-        var requested: [Int] = []
-        var result: String?
-        var disposed = 0
+        nonisolated(unsafe) var requested: [Int] = []
+        nonisolated(unsafe) var result: String?
+        nonisolated(unsafe) var disposed = 0
         let subscription = first.single
             .flatMap { value -> Single<String> in
                 requested.append(value)
@@ -27,7 +27,7 @@ final class SingleFlatMapTests: RxTestCase {
     }
 
     func testFailsWhenTheFirstTheSelectorOrTheSecondFails() {
-        var failures: [TestError] = []
+        nonisolated(unsafe) var failures: [TestError] = []
         _ = Single<Int>.create { $0(.failure(TestError.boom)); return Disposables.create() }
             .flatMap { Observable.just($0).asSingle() }
             .subscribe(onFailure: { failures.append($0 as? TestError ?? .other) })
@@ -50,7 +50,7 @@ final class SingleFlatMapTests: RxTestCase {
 
         let third = ManualSingle<Int>()
         let fourth = ManualSingle<Int>()
-        var results = 0
+        nonisolated(unsafe) var results = 0
         let late = third.single.flatMap { _ in fourth.single }.subscribe(onSuccess: { _ in results += 1 })
         third.succeed(1)
         late.dispose()

@@ -34,7 +34,7 @@ final class SingleMaybeOperatorTests: RxTestCase {
     func testFlatMapCompletableRunsTheCompletableAfterTheSuccess() {
         let xs = scheduler.createHotObservable([.next(210, 2), .completed(210)])
         let ys = scheduler.createColdObservable([.completed(15, Never.self)])
-        var selected: [Int] = []
+        nonisolated(unsafe) var selected: [Int] = []
         let res = scheduler.start {
             xs.asSingle().flatMapCompletable { element in
                 selected.append(element)
@@ -46,7 +46,7 @@ final class SingleMaybeOperatorTests: RxTestCase {
         XCTAssertEqual(selected, [2])
         XCTAssertEqual(ys.subscriptions, [Subscription(210, 225)])
 
-        var events: [CompletableEvent] = []
+        nonisolated(unsafe) var events: [CompletableEvent] = []
         _ = Single<Int>.error(TestError.boom).flatMapCompletable { _ in .empty() }.subscribe { events.append($0) }
         _ = Single.just(1).flatMapCompletable { _ in .error(TestError.other) }.subscribe { events.append($0) }
         _ = Single.just(1).flatMapCompletable { _ in throw TestError.boom }.subscribe { events.append($0) }
@@ -61,8 +61,8 @@ final class SingleMaybeOperatorTests: RxTestCase {
     }
 
     func testNeverDeliversNothingUntilDisposed() {
-        var delivered = 0
-        var disposed = 0
+        nonisolated(unsafe) var delivered = 0
+        nonisolated(unsafe) var disposed = 0
         let subscription = Single<Int>.never().subscribe(
             onSuccess: { _ in delivered += 1 },
             onFailure: { _ in delivered += 1 },

@@ -6,7 +6,7 @@ import XCTest
 
 final class SingleZipTests: RxTestCase {
     func testZipsTwoThreeAndFourSinglesIntoTuplesOrWithASelector() {
-        var results: [String] = []
+        nonisolated(unsafe) var results: [String] = []
         _ = Single.zip(Single.create { $0(.success(1)); return Disposables.create() }, Observable.just("a").asSingle())
             .subscribe(onSuccess: { results.append("\($0.0)\($0.1)") })
         _ = Single.zip(Observable.just(1).asSingle(), Observable.just(2).asSingle()) { $0 + $1 }
@@ -33,8 +33,8 @@ final class SingleZipTests: RxTestCase {
     func testSucceedsOnceBothHaveInWhateverOrderTheyFinish() {
         let first = ManualSingle<Int>()
         let second = ManualSingle<String>()
-        var results: [String] = []
-        var disposed = 0
+        nonisolated(unsafe) var results: [String] = []
+        nonisolated(unsafe) var disposed = 0
         let subscription = Single.zip(first.single, second.single)
             .subscribe(onSuccess: { results.append("\($0.0)\($0.1)") }, onDisposed: { disposed += 1 })
         second.succeed("x")
@@ -49,8 +49,8 @@ final class SingleZipTests: RxTestCase {
 
     func testAFailureFailsAtOnceAndCancelsTheOthers() {
         let sources = (0..<3).map { _ in ManualSingle<Int>() }
-        var failure: Error?
-        var successes = 0
+        nonisolated(unsafe) var failure: Error?
+        nonisolated(unsafe) var successes = 0
         let subscription = Single.zip(sources.map(\.single))
             .subscribe(onSuccess: { _ in successes += 1 }, onFailure: { failure = $0 })
         sources[0].succeed(1)
@@ -64,7 +64,7 @@ final class SingleZipTests: RxTestCase {
 
     func testACollectionKeepsItsOrderAndAnEmptyOneSucceedsWithAnEmptyArray() {
         let sources = (0..<4).map { _ in ManualSingle<Int>() }
-        var result: [Int]?
+        nonisolated(unsafe) var result: [Int]?
         let subscription = Single.zip(sources.map(\.single)).subscribe(onSuccess: { result = $0 })
         for index in [2, 0, 3, 1] {
             sources[index].succeed(index * 10)
@@ -72,11 +72,11 @@ final class SingleZipTests: RxTestCase {
         XCTAssertEqual(result, [0, 10, 20, 30])
         subscription.dispose()
 
-        var empty: [Int]?
+        nonisolated(unsafe) var empty: [Int]?
         _ = Single<Int>.zip([Single<Int>]()).subscribe(onSuccess: { empty = $0 })
         XCTAssertEqual(empty, [])
 
-        var sum: Int?
+        nonisolated(unsafe) var sum: Int?
         _ = Single.zip([Observable.just(1).asSingle(), Observable.just(2).asSingle()]) { $0.reduce(0, +) }
             .subscribe(onSuccess: { sum = $0 })
         XCTAssertEqual(sum, 3)
@@ -84,7 +84,7 @@ final class SingleZipTests: RxTestCase {
 
     func testDisposeCancelsEverySource() {
         let sources = (0..<2).map { _ in ManualSingle<Int>() }
-        var events = 0
+        nonisolated(unsafe) var events = 0
         let subscription = Single.zip(sources[0].single, sources[1].single)
             .subscribe(onSuccess: { _ in events += 1 }, onFailure: { _ in events += 1 })
         subscription.dispose()

@@ -23,7 +23,7 @@ final class SkipTests: RxTestCase {
     }
 
     func testSkipWhileStopsTestingOnceItForwards() {
-        var tested: [Int] = []
+        nonisolated(unsafe) var tested: [Int] = []
         _ = collect(Observable.of(1, 5, 1, 1).skip(while: { tested.append($0); return $0 < 3 }))
         XCTAssertEqual(tested, [1, 5])
     }

@@ -12,7 +12,7 @@ final class StartWithTests: RxTestCase {
 
     func testThePrefixGoesOutBeforeTheSourceIsSubscribed() {
         let source = DrivenSource<Int>()
-        var subscriptionsSeenAtPrefix: [Int] = []
+        nonisolated(unsafe) var subscriptionsSeenAtPrefix: [Int] = []
         let subscription = source.observable.startWith(0).subscribe(onNext: { _ in
             subscriptionsSeenAtPrefix.append(source.subscriptions)
         })

@@ -7,7 +7,7 @@ import XCTest
 final class SubjectLifetimeTests: RxTestCase {
     func testAPublishSubjectWithUndisposedSubscribersIsFreedWhenNothingReferencesIt() {
         weak var weakSubject: PublishSubject<Int>?
-        var received: [Int] = []
+        nonisolated(unsafe) var received: [Int] = []
         do {
             let subject = PublishSubject<Int>()
             weakSubject = subject
@@ -22,7 +22,7 @@ final class SubjectLifetimeTests: RxTestCase {
 
     func testABehaviorSubjectWithUndisposedSubscribersIsFreedWhenNothingReferencesIt() {
         weak var weakSubject: BehaviorSubject<Int>?
-        var received: [Int] = []
+        nonisolated(unsafe) var received: [Int] = []
         do {
             let subject = BehaviorSubject(value: 0)
             weakSubject = subject
@@ -36,7 +36,7 @@ final class SubjectLifetimeTests: RxTestCase {
 
     func testAReplaySubjectWithUndisposedSubscribersIsFreedWhenNothingReferencesIt() {
         weak var weakSubject: ReplaySubject<Int>?
-        var received: [Int] = []
+        nonisolated(unsafe) var received: [Int] = []
         do {
             let subject = ReplaySubject<Int>.create(bufferSize: 2)
             weakSubject = subject
@@ -61,7 +61,7 @@ final class SubjectLifetimeTests: RxTestCase {
 
     func testAReferencedSubjectKeepsDeliveringToUndisposedSubscribers() {
         let subject = PublishSubject<Int>()
-        var received: [Int] = []
+        nonisolated(unsafe) var received: [Int] = []
         do {
             _ = subject.map { $0 + 1 }.subscribe(onNext: { received.append($0) })
         }

@@ -7,7 +7,9 @@ final class SubscribeWithTests: RxTestCase {
     private let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
 
     /// The object the handlers receive; records what they saw, with the tick.
-    private final class Owner {
+    // @unchecked Sendable: used from the test's one thread (virtual time); `subscribe(with:)`
+    // requires a Sendable object because its handlers may run elsewhere.
+    private final class Owner: @unchecked Sendable {
         let scheduler: TestScheduler
         var log: [String] = []
 
@@ -58,7 +60,7 @@ final class SubscribeWithTests: RxTestCase {
     }
 
     func testEventsAfterTheObjectIsGoneAreIgnoredAndTheSubscriptionGoesOn() {
-        var log: [String] = []
+        nonisolated(unsafe) var log: [String] = []
         var owner: Owner? = Owner(scheduler: scheduler)
         let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(230)])
         let subscription = xs.subscribe(
@@ -105,7 +107,7 @@ final class SubscribeWithTests: RxTestCase {
 
     func testSingleIgnoresTheResultOnceTheObjectIsGone() {
         var owner: Owner? = Owner(scheduler: scheduler)
-        var delivered = 0
+        nonisolated(unsafe) var delivered = 0
         let subscription = Single.just(5).delay(.seconds(10), scheduler: scheduler)
             .subscribe(with: owner!, onSuccess: { _, _ in delivered += 1 }, onDisposed: { _ in delivered += 1 })
         owner = nil
@@ -131,7 +133,7 @@ final class SubscribeWithTests: RxTestCase {
 
     func testCompletableIgnoresTheEventOnceTheObjectIsGone() {
         var owner: Owner? = Owner(scheduler: scheduler)
-        var delivered = 0
+        nonisolated(unsafe) var delivered = 0
         let xs = scheduler.createHotObservable([.completed(230, Never.self)])
         let subscription = xs.asCompletable()
             .subscribe(with: owner!, onCompleted: { _ in delivered += 1 }, onError: { _, _ in delivered += 1 })

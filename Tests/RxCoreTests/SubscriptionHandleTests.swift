@@ -6,7 +6,7 @@ import XCTest
 final class SubscriptionHandleTests: RxTestCase {
     func testAHandleDroppedWithoutDisposeLeavesTheSubscriptionLiveUntilItsSourceEnds() {
         let subject = PublishSubject<Int>()
-        var received: [Int] = []
+        nonisolated(unsafe) var received: [Int] = []
         let before = Resources.total
         _ = subject.map { $0 + 1 }.subscribe(onNext: { received.append($0) })
         subject.onNext(1)
@@ -17,7 +17,7 @@ final class SubscriptionHandleTests: RxTestCase {
     }
 
     func testAKeptHandleKeepsASilentSubscriptionUntilDispose() {
-        var disposed = 0
+        nonisolated(unsafe) var disposed = 0
         let handle = Observable<Int>.never().subscribe(onDisposed: { disposed += 1 })
         XCTAssertEqual(disposed, 0)
         XCTAssertFalse((handle as? Cancelable)?.isDisposed ?? true)

@@ -73,7 +73,7 @@ final class TakeUntilTests: RxTestCase {
     func testOtherFiringFromInsideADeliveryCompletesRightAfterIt() {
         let source = DrivenSource<Int>()
         let other = DrivenSource<Void>()
-        var events: [Observed<Int>] = []
+        nonisolated(unsafe) var events: [Observed<Int>] = []
         let subscription = source.observable.take(until: other.observable).subscribe(
             onNext: { value in
                 events.append(.next(value))

@@ -23,7 +23,7 @@ final class ToArrayTests: RxTestCase {
     func testEmitsOnlyOnCompletionAndEachSubscriptionStartsEmpty() {
         let source = DrivenSource<Int>()
         let single = source.observable.toArray()
-        var results: [[Int]] = []
+        nonisolated(unsafe) var results: [[Int]] = []
         let first = single.subscribe(onSuccess: { results.append($0) })
         source.onNext(1)
         XCTAssertEqual(results, [])

@@ -35,13 +35,13 @@ final class ZipTests: RxTestCase {
         XCTAssertTrue(pairs.isCompleted)
         pairSubscription.dispose()
 
-        var triples: [String] = []
+        nonisolated(unsafe) var triples: [String] = []
         _ = Observable.zip(Observable.just(1), Observable.just("b"), Observable.just(true))
             .subscribe(onNext: { triples.append("\($0.0)\($0.1)\($0.2)") })
         XCTAssertEqual(triples, ["1btrue"])
 
-        var quadruples: [String] = []
-        var completed = false
+        nonisolated(unsafe) var quadruples: [String] = []
+        nonisolated(unsafe) var completed = false
         _ = Observable.zip(Observable.just(1), Observable.just("c"), Observable.just(2.5), Observable.just(UInt8(7)))
             .subscribe(onNext: { quadruples.append("\($0.0)\($0.1)\($0.2)\($0.3)") }, onCompleted: { completed = true })
         XCTAssertEqual(quadruples, ["1c2.57"])
@@ -173,8 +173,8 @@ final class ZipTests: RxTestCase {
     func testDisposeMidStreamStopsEverythingAndDisposesEachSourceOnce() {
         let left = ThreadSafeSource<Int>()
         let right = ThreadSafeSource<Int>()
-        var received: [Int] = []
-        var disposed = 0
+        nonisolated(unsafe) var received: [Int] = []
+        nonisolated(unsafe) var disposed = 0
         let subscription = Observable.zip(left.observable, right.observable) { $0 + $1 }
             .subscribe(onNext: { received.append($0) }, onDisposed: { disposed += 1 })
         left.onNext(1)
@@ -191,7 +191,7 @@ final class ZipTests: RxTestCase {
 
     func testASourceThatCompletesEmptyDuringSubscribeStillLetsTheOthersRun() {
         let other = ThreadSafeSource<Int>()
-        var completed = 0
+        nonisolated(unsafe) var completed = 0
         let subscription = Observable.zip(Observable<Int>.empty(), other.observable)
             .subscribe(onCompleted: { completed += 1 })
         XCTAssertEqual(completed, 0)
@@ -258,7 +258,7 @@ final class ZipTests: RxTestCase {
         recorder.assertGrammar()
         subscription.dispose()
 
-        var events: [String] = []
+        nonisolated(unsafe) var events: [String] = []
         _ = Observable<Int>.zip([Observable<Int>]())
             .subscribe(onNext: { events.append("\($0)") }, onCompleted: { events.append("completed") })
         XCTAssertEqual(events, ["completed"])
@@ -339,8 +339,8 @@ final class ZipTests: RxTestCase {
 extension ZipTests {
     func testEachSubscriptionRunsItsOwnZip() {
         let zipped = Observable.zip(Observable.just(1), Observable.just(2)) { $0 + $1 }
-        var first: [Int] = []
-        var second: [Int] = []
+        nonisolated(unsafe) var first: [Int] = []
+        nonisolated(unsafe) var second: [Int] = []
         let one = zipped.subscribe(onNext: { first.append($0) })
         let two = zipped.subscribe(onNext: { second.append($0) })
         XCTAssertEqual(first, [3])

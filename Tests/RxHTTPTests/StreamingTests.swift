@@ -32,7 +32,7 @@ final class StreamingTests: LoopbackClientTestCase {
         var ended: Bool { lock.withLock { ending != nil } }
     }
 
-    private func collect<Element>(_ observable: Observable<Element>, timeout: TimeInterval = 5, onElement: ((Element) -> Void)? = nil) -> (Collected<Element>, Disposable) {
+    private func collect<Element>(_ observable: Observable<Element>, timeout: TimeInterval = 5, onElement: (@Sendable (Element) -> Void)? = nil) -> (Collected<Element>, Disposable) {
         let collected = Collected<Element>()
         let subscription = observable.subscribe(
             onNext: { element in onElement?(element); collected.append(element) },

@@ -73,7 +73,7 @@ final class TestSchedulerObservableTests: RxTestCase {
     func testHotObservableSendsOnlyToCurrentSubscribersInSubscriptionOrder() {
         let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([.next(10, 1), .next(20, 2), .next(30, 3)])
-        var log: [String] = []
+        nonisolated(unsafe) var log: [String] = []
         var late: Disposable?
         let early = xs.asObservable().subscribe(onNext: { log.append("early \($0)") })
         scheduler.scheduleAt(15) {

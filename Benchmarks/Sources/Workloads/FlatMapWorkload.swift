@@ -7,7 +7,8 @@ import RxCore
 let flatMapWorkloads: [Workload] = [
     Workload("flatMap", .rxCore, events: Size.flatMap) { window in
         let subject = PublishSubject<Int>()
-        var sum = 0
+        // One thread: the workload sends and receives on the benchmark thread.
+        nonisolated(unsafe) var sum = 0
         let subscription = subject
             .flatMap { Observable.just($0 &+ 1) }
             .subscribe(onNext: { sum &+= $0 })
@@ -21,7 +22,8 @@ let flatMapWorkloads: [Workload] = [
     },
     Workload("flatMap", .openCombine, events: Size.flatMap) { window in
         let subject = PassthroughSubject<Int, Never>()
-        var sum = 0
+        // One thread: the workload sends and receives on the benchmark thread.
+        nonisolated(unsafe) var sum = 0
         let cancellable = subject
             .flatMap { Just($0 &+ 1) }
             .sink { sum &+= $0 }
@@ -35,7 +37,8 @@ let flatMapWorkloads: [Workload] = [
     },
     Workload("flatMap", .closures, events: Size.flatMap) { window in
         let outlet = ClosureOutlet<Int>()
-        var sum = 0
+        // One thread: the workload sends and receives on the benchmark thread.
+        nonisolated(unsafe) var sum = 0
         outlet.source()
             .flatMap { ClosureSource.just($0 &+ 1) }
             .subscribe { sum &+= $0 }

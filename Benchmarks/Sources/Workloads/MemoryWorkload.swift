@@ -10,7 +10,8 @@ import RxCore
 let memoryWorkloads: [Workload] = [
     Workload("memory", .rxCore, events: Size.liveSubscriptions) { window in
         let subject = PublishSubject<Int>()
-        var sum = 0
+        // One thread: the workload sends and receives on the benchmark thread.
+        nonisolated(unsafe) var sum = 0
         var bag: DisposeBag? = DisposeBag()
         window.start()
         if let bag {
@@ -27,7 +28,8 @@ let memoryWorkloads: [Workload] = [
     },
     Workload("memory", .openCombine, events: Size.liveSubscriptions) { window in
         let subject = PassthroughSubject<Int, Never>()
-        var sum = 0
+        // One thread: the workload sends and receives on the benchmark thread.
+        nonisolated(unsafe) var sum = 0
         var cancellables: [AnyCancellable] = []
         window.start()
         for _ in 0..<Size.liveSubscriptions {
@@ -42,7 +44,8 @@ let memoryWorkloads: [Workload] = [
     },
     Workload("memory", .closures, events: Size.liveSubscriptions) { window in
         let fanOut = ClosureFanOut<Int>()
-        var sum = 0
+        // One thread: the workload sends and receives on the benchmark thread.
+        nonisolated(unsafe) var sum = 0
         window.start()
         for _ in 0..<Size.liveSubscriptions {
             fanOut.source()

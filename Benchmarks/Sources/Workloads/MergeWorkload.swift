@@ -7,7 +7,8 @@ import RxCore
 let mergeWorkloads: [Workload] = [
     Workload("merge", .rxCore, events: Size.merge) { window in
         let subjects = (0..<Size.mergeSources).map { _ in PublishSubject<Int>() }
-        var sum = 0
+        // One thread: the workload sends and receives on the benchmark thread.
+        nonisolated(unsafe) var sum = 0
         let subscription = Observable.merge(subjects.map { $0.asObservable() })
             .subscribe(onNext: { sum &+= $0 })
         window.start()
@@ -20,7 +21,8 @@ let mergeWorkloads: [Workload] = [
     },
     Workload("merge", .openCombine, events: Size.merge) { window in
         let subjects = (0..<Size.mergeSources).map { _ in PassthroughSubject<Int, Never>() }
-        var sum = 0
+        // One thread: the workload sends and receives on the benchmark thread.
+        nonisolated(unsafe) var sum = 0
         // OpenCombine 0.14 has no Merge/MergeMany; flatMap over the sequence of subjects is the
         // same merge (unlimited demand, every inner publisher subscribed at once).
         let cancellable = subjects.publisher
@@ -37,7 +39,8 @@ let mergeWorkloads: [Workload] = [
     Workload("merge", .closures, events: Size.merge) { window in
         // A merge of closures is every source calling the same downstream.
         let outlets = (0..<Size.mergeSources).map { _ in ClosureOutlet<Int>() }
-        var sum = 0
+        // One thread: the workload sends and receives on the benchmark thread.
+        nonisolated(unsafe) var sum = 0
         let downstream: (Int) -> Void = { sum &+= $0 }
         for outlet in outlets {
             outlet.source().subscribe(downstream)

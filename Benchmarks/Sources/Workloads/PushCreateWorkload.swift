@@ -5,7 +5,8 @@ import RxCore
 // `push` is the difference). Only the sending loop is measured.
 
 /// Holds the observer an `Observable.create` subscribe handler was given.
-final class ObserverOutlet<Element> {
+// @unchecked Sendable: set once during subscribe and read by the benchmark's one thread.
+final class ObserverOutlet<Element>: @unchecked Sendable {
     var observer: AnyObserver<Element>?
 }
 
@@ -16,7 +17,8 @@ let pushCreateWorkloads: [Workload] = [
             outlet.observer = observer
             return Disposables.create()
         }
-        var sum = 0
+        // One thread: the workload sends and receives on the benchmark thread.
+        nonisolated(unsafe) var sum = 0
         let subscription = source
             .map { $0 &+ 1 }
             .filter { $0 & 1 == 0 }

@@ -9,7 +9,8 @@ import RxCore
 let pushWorkloads: [Workload] = [
     Workload("push", .rxCore, events: Size.push) { window in
         let subject = PublishSubject<Int>()
-        var sum = 0
+        // One thread: the workload sends and receives on the benchmark thread.
+        nonisolated(unsafe) var sum = 0
         let subscription = subject
             .map { $0 &+ 1 }
             .filter { $0 & 1 == 0 }
@@ -25,7 +26,8 @@ let pushWorkloads: [Workload] = [
     },
     Workload("push", .openCombine, events: Size.push) { window in
         let subject = PassthroughSubject<Int, Never>()
-        var sum = 0
+        // One thread: the workload sends and receives on the benchmark thread.
+        nonisolated(unsafe) var sum = 0
         let cancellable = subject
             .map { $0 &+ 1 }
             .filter { $0 & 1 == 0 }
@@ -41,7 +43,8 @@ let pushWorkloads: [Workload] = [
     },
     Workload("push", .closures, events: Size.push) { window in
         let outlet = ClosureOutlet<Int>()
-        var sum = 0
+        // One thread: the workload sends and receives on the benchmark thread.
+        nonisolated(unsafe) var sum = 0
         outlet.source()
             .map { $0 &+ 1 }
             .filter { $0 & 1 == 0 }

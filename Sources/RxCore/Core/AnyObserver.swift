@@ -23,7 +23,7 @@ public struct AnyObserver<Element>: ObserverType, @unchecked Sendable {
     }
 
     /// Wraps a closure that receives every event.
-    public init(eventHandler: @escaping (Event<Element>) -> Void) {
+    public init(eventHandler: @escaping @Sendable (Event<Element>) -> Void) {
         self.node = ClosureObserverNode(eventHandler)
     }
 

@@ -10,17 +10,17 @@ extension ObservableType {
     /// - Note: Handlers run on the thread the events arrive on. Thread-safe.
     @inlinable
     public func subscribe(
-        onNext: ((Element) -> Void)? = nil,
-        onError: ((Error) -> Void)? = nil,
-        onCompleted: (() -> Void)? = nil,
-        onDisposed: (() -> Void)? = nil
+        onNext: (@Sendable (Element) -> Void)? = nil,
+        onError: (@Sendable (Error) -> Void)? = nil,
+        onCompleted: (@Sendable () -> Void)? = nil,
+        onDisposed: (@Sendable () -> Void)? = nil
     ) -> Disposable {
         ClosureSubscriber(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
             .subscribe(to: asObservable())
     }
 
     /// Subscribes with one closure that receives every event.
-    public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> Disposable {
+    public func subscribe(_ on: @escaping @Sendable (Event<Element>) -> Void) -> Disposable {
         subscribe(
             onNext: { on(.next($0)) },
             onError: { on(.error($0)) },

@@ -13,31 +13,31 @@ extension ObservableType {
     ///     or on dispose.
     /// - Returns: The subscription; disposing it cancels the work and no handler runs afterwards.
     /// - Note: Handlers run on the thread the events arrive on. Thread-safe.
-    public func subscribe<Object: AnyObject>(
+    public func subscribe<Object: AnyObject & Sendable>(
         with object: Object,
-        onNext: ((Object, Element) -> Void)? = nil,
-        onError: ((Object, Error) -> Void)? = nil,
-        onCompleted: ((Object) -> Void)? = nil,
-        onDisposed: ((Object) -> Void)? = nil
+        onNext: (@Sendable (Object, Element) -> Void)? = nil,
+        onError: (@Sendable (Object, Error) -> Void)? = nil,
+        onCompleted: (@Sendable (Object) -> Void)? = nil,
+        onDisposed: (@Sendable (Object) -> Void)? = nil
     ) -> Disposable {
         subscribe(
             onNext: onNext.map { handler in
-                { [weak object] element in
+                { @Sendable [weak object] element in
                     if let object { handler(object, element) }
                 }
             },
             onError: onError.map { handler in
-                { [weak object] error in
+                { @Sendable [weak object] error in
                     if let object { handler(object, error) }
                 }
             },
             onCompleted: onCompleted.map { handler in
-                { [weak object] in
+                { @Sendable [weak object] in
                     if let object { handler(object) }
                 }
             },
             onDisposed: onDisposed.map { handler in
-                { [weak object] in
+                { @Sendable [weak object] in
                     if let object { handler(object) }
                 }
             }

@@ -8,7 +8,7 @@ public enum Disposables {
     }
 
     /// A disposable that runs `dispose` once, on the first `dispose()` call.
-    public static func create(with dispose: @escaping () -> Void) -> Cancelable {
+    public static func create(with dispose: @escaping @Sendable () -> Void) -> Cancelable {
         AnonymousDisposable(dispose)
     }
 

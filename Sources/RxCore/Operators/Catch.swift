@@ -6,7 +6,7 @@ extension ObservableType {
     /// - Returns: The source's elements, then, if it fails, the fallback's events.
     /// - Note: `handler` runs on the thread the error arrives on; the fallback's events arrive on its
     ///   own thread. Disposing disposes whichever sequence is subscribed. Thread-safe.
-    public func `catch`(_ handler: @escaping (Error) throws -> Observable<Element>) -> Observable<Element> {
+    public func `catch`(_ handler: @escaping @Sendable (Error) throws -> Observable<Element>) -> Observable<Element> {
         CatchObservable(source: asObservable(), handler: handler)
     }
 

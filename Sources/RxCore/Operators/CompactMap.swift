@@ -5,7 +5,7 @@ extension ObservableType {
     ///   the sequence with it and disposes the source.
     /// - Returns: The non-nil results, in order.
     /// - Note: `transform` runs on the thread the element arrives on. Thread-safe.
-    public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Observable<Result> {
+    public func compactMap<Result>(_ transform: @escaping @Sendable (Element) throws -> Result?) -> Observable<Result> {
         CompactMapObservable(source: asObservable(), transform: transform)
     }
 }

@@ -7,13 +7,25 @@ extension Observable {
     /// - Note: `subscribe` runs on the subscribing thread; events go out on whichever thread the
     ///   function sends them, which must not send concurrently.
     @inlinable
-    public static func create(_ subscribe: @escaping (AnyObserver<Element>) -> Disposable) -> Observable<Element> {
+    public static func create(_ subscribe: @escaping @Sendable (AnyObserver<Element>) -> Disposable) -> Observable<Element> {
+        AnonymousObservable(subscribe)
+    }
+}
+
+extension Observable {
+    /// `create` for this package's own adapters whose closure captures values that are not
+    /// `Sendable` (RxHTTP's requests: `Any` query values, `any RequestBody`). The closure runs on the
+    /// subscribing thread and only reads its copies; making those types `Sendable` is the real fix.
+    package static func createCapturingNonSendable(
+        _ subscribe: @escaping (AnyObserver<Element>) -> Disposable
+    ) -> Observable<Element> {
         AnonymousObservable(subscribe)
     }
 }
 
 @usableFromInline
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable: immutable after init; `subscribeHandler` is `@Sendable` where users give it
+// (`create`), and only this package's adapters pass one that is not (`createCapturingNonSendable`).
 final class AnonymousObservable<Element>: Observable<Element>, @unchecked Sendable {
     @usableFromInline
     let subscribeHandler: (AnyObserver<Element>) -> Disposable

@@ -6,7 +6,17 @@ extension Observable {
     /// - Returns: A cold sequence that defers all work, including `factory`, to subscription time.
     /// - Note: `factory` runs on the subscribing thread, once per subscription. Thread-safe if
     ///   `factory` is.
-    public static func deferred(_ factory: @escaping () throws -> Observable<Element>) -> Observable<Element> {
+    public static func deferred(_ factory: @escaping @Sendable () throws -> Observable<Element>) -> Observable<Element> {
+        DeferredObservable(factory)
+    }
+}
+
+extension Observable {
+    /// `deferred` for this package's own adapters whose factory captures values that are not
+    /// `Sendable`; see `Observable.createCapturingNonSendable`.
+    package static func deferredCapturingNonSendable(
+        _ factory: @escaping () throws -> Observable<Element>
+    ) -> Observable<Element> {
         DeferredObservable(factory)
     }
 }

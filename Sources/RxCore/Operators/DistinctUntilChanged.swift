@@ -4,7 +4,7 @@ extension ObservableType where Element: Equatable {
     /// - Returns: The source without consecutive duplicates.
     /// - Note: Events arrive on the source's thread. Thread-safe.
     public func distinctUntilChanged() -> Observable<Element> {
-        distinctUntilChanged({ $0 }, comparer: { $0 == $1 })
+        DistinctUntilChangedObservable(source: asObservable(), keySelector: { $0 }, comparer: { $0 == $1 })
     }
 }
 
@@ -15,8 +15,8 @@ extension ObservableType {
     ///   sequence with it and disposes the source.
     /// - Returns: The source without consecutive elements of equal key.
     /// - Note: `keySelector` runs on the thread the element arrives on. Thread-safe.
-    public func distinctUntilChanged<Key: Equatable>(_ keySelector: @escaping (Element) throws -> Key) -> Observable<Element> {
-        distinctUntilChanged(keySelector, comparer: { $0 == $1 })
+    public func distinctUntilChanged<Key: Equatable>(_ keySelector: @escaping @Sendable (Element) throws -> Key) -> Observable<Element> {
+        DistinctUntilChangedObservable(source: asObservable(), keySelector: keySelector, comparer: { $0 == $1 })
     }
 
     /// Drops elements that `comparer` finds equal to the element before them.
@@ -25,7 +25,7 @@ extension ObservableType {
     ///   throws terminates the sequence with it and disposes the source.
     /// - Returns: The source without consecutive duplicates.
     /// - Note: `comparer` runs on the thread the element arrives on. Thread-safe.
-    public func distinctUntilChanged(_ comparer: @escaping (Element, Element) throws -> Bool) -> Observable<Element> {
+    public func distinctUntilChanged(_ comparer: @escaping @Sendable (Element, Element) throws -> Bool) -> Observable<Element> {
         distinctUntilChanged({ $0 }, comparer: comparer)
     }
 
@@ -38,8 +38,8 @@ extension ObservableType {
     /// - Returns: The source without consecutive duplicates.
     /// - Note: The closures run on the thread the element arrives on. Thread-safe.
     public func distinctUntilChanged<Key>(
-        _ keySelector: @escaping (Element) throws -> Key,
-        comparer: @escaping (Key, Key) throws -> Bool
+        _ keySelector: @escaping @Sendable (Element) throws -> Key,
+        comparer: @escaping @Sendable (Key, Key) throws -> Bool
     ) -> Observable<Element> {
         DistinctUntilChangedObservable(source: asObservable(), keySelector: keySelector, comparer: comparer)
     }
@@ -49,8 +49,10 @@ extension ObservableType {
     /// - Parameter keyPath: The compared property.
     /// - Returns: The source without consecutive elements of equal property.
     /// - Note: Events arrive on the source's thread. Thread-safe.
-    public func distinctUntilChanged<Property: Equatable>(at keyPath: KeyPath<Element, Property>) -> Observable<Element> {
-        distinctUntilChanged({ $0[keyPath: keyPath] }, comparer: { $0 == $1 })
+    public func distinctUntilChanged<Property: Equatable>(at keyPath: KeyPath<Element, Property> & Sendable) -> Observable<Element> {
+        DistinctUntilChangedObservable(
+            source: asObservable(), keySelector: { $0[keyPath: keyPath] }, comparer: { $0 == $1 }
+        )
     }
 }
 

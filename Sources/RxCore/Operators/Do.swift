@@ -25,15 +25,15 @@ extension ObservableType {
     ///   on the subscribing thread; `onDispose` on the thread that ends the subscription.
     ///   Thread-safe.
     public func `do`(
-        onNext: ((Element) throws -> Void)? = nil,
-        afterNext: ((Element) throws -> Void)? = nil,
-        onError: ((Error) throws -> Void)? = nil,
-        afterError: ((Error) throws -> Void)? = nil,
-        onCompleted: (() throws -> Void)? = nil,
-        afterCompleted: (() throws -> Void)? = nil,
-        onSubscribe: (() -> Void)? = nil,
-        onSubscribed: (() -> Void)? = nil,
-        onDispose: (() -> Void)? = nil
+        onNext: (@Sendable (Element) throws -> Void)? = nil,
+        afterNext: (@Sendable (Element) throws -> Void)? = nil,
+        onError: (@Sendable (Error) throws -> Void)? = nil,
+        afterError: (@Sendable (Error) throws -> Void)? = nil,
+        onCompleted: (@Sendable () throws -> Void)? = nil,
+        afterCompleted: (@Sendable () throws -> Void)? = nil,
+        onSubscribe: (@Sendable () -> Void)? = nil,
+        onSubscribed: (@Sendable () -> Void)? = nil,
+        onDispose: (@Sendable () -> Void)? = nil
     ) -> Observable<Element> {
         DoObservable(
             source: asObservable(),

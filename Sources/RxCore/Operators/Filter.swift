@@ -3,7 +3,7 @@ extension ObservableType {
     ///
     /// - Note: `predicate` runs on the thread the element arrives on.
     @inlinable
-    public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
+    public func filter(_ predicate: @escaping @Sendable (Element) throws -> Bool) -> Observable<Element> {
         FilterObservable(source: asObservable(), predicate: predicate)
     }
 }

@@ -10,7 +10,7 @@ extension Observable {
     /// - Note: Events arrive on `scheduler`, one action at a time, never concurrently. A scheduler
     ///   that runs actions at once (`ImmediateScheduler`) runs them in a loop, in constant stack
     ///   depth. Thread-safe.
-    public static func from<S: Sequence>(_ sequence: S, scheduler: any ImmediateSchedulerType) -> Observable<Element>
+    public static func from<S: Sequence & SendableMetatype>(_ sequence: S, scheduler: any ImmediateSchedulerType) -> Observable<Element>
     where S.Element == Element {
         ScheduledSequenceObservable(sequence, scheduler: scheduler)
     }
@@ -53,7 +53,7 @@ extension Observable {
 }
 
 // @unchecked Sendable: immutable after init; each subscription makes its own iterator.
-final class ScheduledSequenceObservable<S: Sequence>: Observable<S.Element>, @unchecked Sendable {
+final class ScheduledSequenceObservable<S: Sequence & SendableMetatype>: Observable<S.Element>, @unchecked Sendable {
     private let sequence: S
     private let scheduler: any ImmediateSchedulerType
 
@@ -78,7 +78,7 @@ final class ScheduledSequenceObservable<S: Sequence>: Observable<S.Element>, @un
 /// the thread still in `schedule` picks it up and loops. So an immediate scheduler runs the whole
 /// sequence in constant stack depth.
 // @unchecked Sendable: mutable state lives in `state`; the rest is immutable or the atomic lifecycle.
-final class ScheduledSequenceSink<S: Sequence>: Sink<S.Element, S.Element>, @unchecked Sendable {
+final class ScheduledSequenceSink<S: Sequence & SendableMetatype>: Sink<S.Element, S.Element>, @unchecked Sendable {
     private struct State {
         /// The pending action, once `schedule` returned it.
         var scheduled: Disposable?

@@ -1,4 +1,4 @@
-extension Observable where Element: FixedWidthInteger {
+extension Observable where Element: FixedWidthInteger & SendableMetatype {
     /// Emits `0`, `1`, `2`, … every `period`, the first one `period` after subscription; never
     /// completes.
     ///

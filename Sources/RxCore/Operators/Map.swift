@@ -3,7 +3,7 @@ extension ObservableType {
     ///
     /// - Note: `transform` runs on the thread the element arrives on.
     @inlinable
-    public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
+    public func map<Result>(_ transform: @escaping @Sendable (Element) throws -> Result) -> Observable<Result> {
         MapObservable(source: asObservable(), transform: transform)
     }
 }

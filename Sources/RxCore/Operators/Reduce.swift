@@ -12,8 +12,8 @@ extension ObservableType {
     /// - Note: The result is emitted on the thread the source completes on. Thread-safe.
     public func reduce<Accumulate, Result>(
         _ seed: Accumulate,
-        accumulator: @escaping (Accumulate, Element) throws -> Accumulate,
-        mapResult: @escaping (Accumulate) throws -> Result
+        accumulator: @escaping @Sendable (Accumulate, Element) throws -> Accumulate,
+        mapResult: @escaping @Sendable (Accumulate) throws -> Result
     ) -> Observable<Result> {
         ReduceObservable(source: asObservable(), seed: seed, accumulator: accumulator, mapResult: mapResult)
     }
@@ -28,7 +28,7 @@ extension ObservableType {
     /// - Note: The result is emitted on the thread the source completes on. Thread-safe.
     public func reduce<Accumulate>(
         _ seed: Accumulate,
-        accumulator: @escaping (Accumulate, Element) throws -> Accumulate
+        accumulator: @escaping @Sendable (Accumulate, Element) throws -> Accumulate
     ) -> Observable<Accumulate> {
         ReduceObservable(source: asObservable(), seed: seed, accumulator: accumulator) { $0 }
     }

@@ -10,7 +10,7 @@ extension ObservableType {
     ///   from `seed` again. Thread-safe.
     public func scan<Accumulate>(
         into seed: Accumulate,
-        accumulator: @escaping (inout Accumulate, Element) throws -> Void
+        accumulator: @escaping @Sendable (inout Accumulate, Element) throws -> Void
     ) -> Observable<Accumulate> {
         ScanObservable(source: asObservable(), seed: seed, accumulator: accumulator)
     }
@@ -25,7 +25,7 @@ extension ObservableType {
     /// - Note: `accumulator` runs on the thread the element arrives on. Thread-safe.
     public func scan<Accumulate>(
         _ seed: Accumulate,
-        accumulator: @escaping (Accumulate, Element) throws -> Accumulate
+        accumulator: @escaping @Sendable (Accumulate, Element) throws -> Accumulate
     ) -> Observable<Accumulate> {
         ScanObservable(source: asObservable(), seed: seed) { accumulate, element in
             accumulate = try accumulator(accumulate, element)

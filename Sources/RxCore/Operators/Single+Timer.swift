@@ -1,4 +1,4 @@
-extension Single where Element: FixedWidthInteger {
+extension Single where Element: FixedWidthInteger & SendableMetatype {
     /// Succeeds with `0` after `dueTime`.
     ///
     /// - Parameters:

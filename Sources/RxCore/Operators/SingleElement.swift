@@ -18,7 +18,7 @@ extension ObservableType {
     /// - Returns: A sequence that fails with `RxError.noElements` if no element matches and with
     ///   `RxError.moreThanOneElement` when a second one does.
     /// - Note: `predicate` runs on the thread the element arrives on. Thread-safe.
-    public func single(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
+    public func single(_ predicate: @escaping @Sendable (Element) throws -> Bool) -> Observable<Element> {
         SingleElementObservable(source: asObservable(), predicate: predicate)
     }
 }

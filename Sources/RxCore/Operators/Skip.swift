@@ -15,7 +15,7 @@ extension ObservableType {
     ///   sequence with it and disposes the source.
     /// - Returns: The source without its leading run of matching elements.
     /// - Note: `predicate` runs on the thread the element arrives on. Thread-safe.
-    public func skip(while predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
+    public func skip(while predicate: @escaping @Sendable (Element) throws -> Bool) -> Observable<Element> {
         SkipObservable(source: asObservable()) { element, _ in try predicate(element) }
     }
 }

@@ -15,7 +15,7 @@ extension ObservableType {
     /// - Returns: A prefix of the source; the source is disposed when it ends.
     /// - Note: `predicate` runs on the thread the element arrives on. Thread-safe.
     public func take(
-        while predicate: @escaping (Element) throws -> Bool,
+        while predicate: @escaping @Sendable (Element) throws -> Bool,
         behavior: TakeBehavior = .exclusive
     ) -> Observable<Element> {
         TakeWhileObservable(source: asObservable(), behavior: behavior) { try !predicate($0) }
@@ -29,7 +29,7 @@ extension ObservableType {
     /// - Returns: A prefix of the source; the source is disposed when it ends.
     /// - Note: `predicate` runs on the thread the element arrives on. Thread-safe.
     public func take(
-        until predicate: @escaping (Element) throws -> Bool,
+        until predicate: @escaping @Sendable (Element) throws -> Bool,
         behavior: TakeBehavior = .exclusive
     ) -> Observable<Element> {
         TakeWhileObservable(source: asObservable(), behavior: behavior, isLast: predicate)

@@ -1,4 +1,4 @@
-extension Observable where Element: FixedWidthInteger {
+extension Observable where Element: FixedWidthInteger & SendableMetatype {
     /// Emits `0` after `dueTime`, then — if `period` is given — `1`, `2`, … every `period`; without a
     /// period it completes after the `0`.
     ///
@@ -20,7 +20,7 @@ extension Observable where Element: FixedWidthInteger {
 }
 
 // @unchecked Sendable: immutable after init.
-final class TimerObservable<Element: FixedWidthInteger>: Observable<Element>, @unchecked Sendable {
+final class TimerObservable<Element: FixedWidthInteger & SendableMetatype>: Observable<Element>, @unchecked Sendable {
     private let dueTime: RxTimeInterval
     private let period: RxTimeInterval?
     private let scheduler: any SchedulerType

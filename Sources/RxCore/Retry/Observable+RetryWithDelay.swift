@@ -32,7 +32,7 @@ extension ObservableType {
         delay: DelayOptions,
         scheduler: SchedulerType = ConcurrentDispatchQueueScheduler.background,
         didBecomeReachable: Observable<Void> = .never(),
-        shouldRetry: @escaping (Error) -> Bool = { _ in true },
+        shouldRetry: @escaping @Sendable (Error) -> Bool = { _ in true },
         onRetry: (@Sendable (RetryNotification<Error>) -> Void)? = nil
     ) -> Observable<Element> {
         retry(
@@ -76,7 +76,7 @@ extension Single {
         delay: DelayOptions,
         scheduler: SchedulerType = ConcurrentDispatchQueueScheduler.background,
         didBecomeReachable: Observable<Void> = .never(),
-        shouldRetry: @escaping (Error) -> Bool = { _ in true },
+        shouldRetry: @escaping @Sendable (Error) -> Bool = { _ in true },
         onRetry: (@Sendable (RetryNotification<Error>) -> Void)? = nil
     ) -> Single<Element> {
         Single(unchecked: source.retry(

@@ -23,14 +23,14 @@ public final class ConcurrentDispatchQueueScheduler: SchedulerType {
         Date()
     }
 
-    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public func schedule<StateType>(_ state: StateType, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         configuration.schedule(state, action: action)
     }
 
     public func scheduleRelative<StateType>(
         _ state: StateType,
         dueTime: RxTimeInterval,
-        action: @escaping (StateType) -> Disposable
+        action: @escaping @Sendable (StateType) -> Disposable
     ) -> Disposable {
         configuration.scheduleRelative(state, dueTime: dueTime, action: action)
     }
@@ -39,7 +39,7 @@ public final class ConcurrentDispatchQueueScheduler: SchedulerType {
         _ state: StateType,
         startAfter: RxTimeInterval,
         period: RxTimeInterval,
-        action: @escaping (StateType) -> StateType
+        action: @escaping @Sendable (StateType) -> StateType
     ) -> Disposable {
         configuration.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
     }

@@ -26,7 +26,7 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
     ///
     /// - Returns: What the action returned, if it ran at once; otherwise a disposable that cancels
     ///   the queued action, or disposes what it returned once it has run.
-    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public func schedule<StateType>(_ state: StateType, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         if let queue = Self.queueSlot.value {
             let scheduled = ScheduledAction(state: state, action: action)
             queue.enqueue(scheduled)

@@ -8,7 +8,7 @@ public struct ImmediateScheduler: ImmediateSchedulerType {
     /// Creates a scheduler; prefer `instance`.
     public init() {}
 
-    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public func schedule<StateType>(_ state: StateType, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         action(state)
     }
 }

@@ -30,7 +30,7 @@ public final class MainScheduler: SchedulerType {
         Date()
     }
 
-    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public func schedule<StateType>(_ state: StateType, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         let earlier = unfinished.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
         if earlier == 0 && Thread.isMainThread {
             defer { unfinished.wrappingSubtract(1, ordering: .acquiringAndReleasing) }
@@ -49,7 +49,7 @@ public final class MainScheduler: SchedulerType {
     public func scheduleRelative<StateType>(
         _ state: StateType,
         dueTime: RxTimeInterval,
-        action: @escaping (StateType) -> Disposable
+        action: @escaping @Sendable (StateType) -> Disposable
     ) -> Disposable {
         configuration.scheduleRelative(state, dueTime: dueTime, action: action)
     }
@@ -58,7 +58,7 @@ public final class MainScheduler: SchedulerType {
         _ state: StateType,
         startAfter: RxTimeInterval,
         period: RxTimeInterval,
-        action: @escaping (StateType) -> StateType
+        action: @escaping @Sendable (StateType) -> StateType
     ) -> Disposable {
         configuration.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
     }

@@ -8,7 +8,7 @@ public protocol ImmediateSchedulerType: Sendable {
     ///
     /// - Returns: A disposable that cancels the action if it has not started, and disposes what
     ///   the action returned if it has.
-    func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable
+    func schedule<StateType>(_ state: StateType, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable
 }
 
 /// A scheduler that also knows time: the one thing every time-based operator takes, so that tests
@@ -21,7 +21,7 @@ public protocol SchedulerType: ImmediateSchedulerType {
     func scheduleRelative<StateType>(
         _ state: StateType,
         dueTime: RxTimeInterval,
-        action: @escaping (StateType) -> Disposable
+        action: @escaping @Sendable (StateType) -> Disposable
     ) -> Disposable
 
     /// Schedules `action` to run after `startAfter`, then every `period`, each run getting the state
@@ -30,7 +30,7 @@ public protocol SchedulerType: ImmediateSchedulerType {
         _ state: StateType,
         startAfter: RxTimeInterval,
         period: RxTimeInterval,
-        action: @escaping (StateType) -> StateType
+        action: @escaping @Sendable (StateType) -> StateType
     ) -> Disposable
 }
 
@@ -41,7 +41,7 @@ extension SchedulerType {
         _ state: StateType,
         startAfter: RxTimeInterval,
         period: RxTimeInterval,
-        action: @escaping (StateType) -> StateType
+        action: @escaping @Sendable (StateType) -> StateType
     ) -> Disposable {
         let periodic = PeriodicWork(scheduler: self, period: period, state: state, action: action)
         periodic.start(after: startAfter)

@@ -52,7 +52,7 @@ public final class SerialDispatchQueueScheduler: SchedulerType {
     }
 
     /// Schedules `action` on the queue.
-    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public func schedule<StateType>(_ state: StateType, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         configuration.schedule(state, action: action)
     }
 
@@ -60,7 +60,7 @@ public final class SerialDispatchQueueScheduler: SchedulerType {
     public func scheduleRelative<StateType>(
         _ state: StateType,
         dueTime: RxTimeInterval,
-        action: @escaping (StateType) -> Disposable
+        action: @escaping @Sendable (StateType) -> Disposable
     ) -> Disposable {
         configuration.scheduleRelative(state, dueTime: dueTime, action: action)
     }
@@ -70,7 +70,7 @@ public final class SerialDispatchQueueScheduler: SchedulerType {
         _ state: StateType,
         startAfter: RxTimeInterval,
         period: RxTimeInterval,
-        action: @escaping (StateType) -> StateType
+        action: @escaping @Sendable (StateType) -> StateType
     ) -> Disposable {
         configuration.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
     }

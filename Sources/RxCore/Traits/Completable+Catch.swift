@@ -6,7 +6,7 @@ extension Completable {
     /// - Returns: A `Completable` with this one's completion, or the fallback's event.
     /// - Note: `handler` runs on the thread the error arrives on. Disposing disposes whichever
     ///   `Completable` is subscribed.
-    public func `catch`(_ handler: @escaping (Swift.Error) throws -> Completable) -> Completable {
+    public func `catch`(_ handler: @escaping @Sendable (Swift.Error) throws -> Completable) -> Completable {
         Completable(unchecked: source.catch { try handler($0).source })
     }
 }

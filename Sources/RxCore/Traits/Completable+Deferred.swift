@@ -5,7 +5,7 @@ extension Completable {
     ///   subscription with it.
     /// - Returns: A `Completable` that defers all work, `factory` included, to subscription time.
     /// - Note: `factory` runs on the subscribing thread, once per subscription.
-    public static func deferred(_ factory: @escaping () throws -> Completable) -> Completable {
+    public static func deferred(_ factory: @escaping @Sendable () throws -> Completable) -> Completable {
         Completable(unchecked: Observable.deferred { try factory().source })
     }
 }

@@ -16,13 +16,13 @@ extension Completable {
     /// - Returns: The same `Completable`, with the side effects.
     /// - Note: Handlers run on the thread of the event they accompany; see `Observable.do`.
     public func `do`(
-        onError: ((Swift.Error) throws -> Void)? = nil,
-        afterError: ((Swift.Error) throws -> Void)? = nil,
-        onCompleted: (() throws -> Void)? = nil,
-        afterCompleted: (() throws -> Void)? = nil,
-        onSubscribe: (() -> Void)? = nil,
-        onSubscribed: (() -> Void)? = nil,
-        onDispose: (() -> Void)? = nil
+        onError: (@Sendable (Swift.Error) throws -> Void)? = nil,
+        afterError: (@Sendable (Swift.Error) throws -> Void)? = nil,
+        onCompleted: (@Sendable () throws -> Void)? = nil,
+        afterCompleted: (@Sendable () throws -> Void)? = nil,
+        onSubscribe: (@Sendable () -> Void)? = nil,
+        onSubscribed: (@Sendable () -> Void)? = nil,
+        onDispose: (@Sendable () -> Void)? = nil
     ) -> Completable {
         Completable(unchecked: source.do(
             onError: onError,

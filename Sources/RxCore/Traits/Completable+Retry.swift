@@ -28,7 +28,7 @@ extension Completable {
     /// - Returns: A `Completable` that completes with the first attempt that does.
     /// - Note: Thread-safe, in constant stack depth; see `Observable.retry(when:)`.
     public func retry<Trigger: ObservableType, Failure: Swift.Error>(
-        when notificationHandler: @escaping (Observable<Failure>) -> Trigger
+        when notificationHandler: @escaping @Sendable (Observable<Failure>) -> Trigger
     ) -> Completable {
         Completable(unchecked: source.retry(when: notificationHandler))
     }
@@ -40,7 +40,7 @@ extension Completable {
     /// - Returns: A `Completable` that completes with the first attempt that does.
     /// - Note: Thread-safe; see `Observable.retry(when:)`.
     public func retry<Trigger: ObservableType>(
-        when notificationHandler: @escaping (Observable<Swift.Error>) -> Trigger
+        when notificationHandler: @escaping @Sendable (Observable<Swift.Error>) -> Trigger
     ) -> Completable {
         Completable(unchecked: source.retry(when: notificationHandler))
     }
@@ -51,7 +51,7 @@ extension Completable {
     /// - Returns: A `Completable` that completes with the first attempt that does.
     /// - Note: Thread-safe; see `Observable.retry(when:)`.
     public func retryWhen<Trigger: ObservableType, Failure: Swift.Error>(
-        _ notificationHandler: @escaping (Observable<Failure>) -> Trigger
+        _ notificationHandler: @escaping @Sendable (Observable<Failure>) -> Trigger
     ) -> Completable {
         retry(when: notificationHandler)
     }
@@ -62,7 +62,7 @@ extension Completable {
     /// - Returns: A `Completable` that completes with the first attempt that does.
     /// - Note: Thread-safe; see `Observable.retry(when:)`.
     public func retryWhen<Trigger: ObservableType>(
-        _ notificationHandler: @escaping (Observable<Swift.Error>) -> Trigger
+        _ notificationHandler: @escaping @Sendable (Observable<Swift.Error>) -> Trigger
     ) -> Completable {
         retry(when: notificationHandler)
     }

@@ -10,25 +10,25 @@ extension Completable {
     ///     dispose.
     /// - Returns: The subscription; disposing it cancels the work and no handler runs afterwards.
     /// - Note: Handlers run on the thread the event arrives on. Thread-safe.
-    public func subscribe<Object: AnyObject>(
+    public func subscribe<Object: AnyObject & Sendable>(
         with object: Object,
-        onCompleted: ((Object) -> Void)? = nil,
-        onError: ((Object, Swift.Error) -> Void)? = nil,
-        onDisposed: ((Object) -> Void)? = nil
+        onCompleted: (@Sendable (Object) -> Void)? = nil,
+        onError: (@Sendable (Object, Swift.Error) -> Void)? = nil,
+        onDisposed: (@Sendable (Object) -> Void)? = nil
     ) -> Disposable {
         subscribe(
             onCompleted: onCompleted.map { handler in
-                { [weak object] in
+                { @Sendable [weak object] in
                     if let object { handler(object) }
                 }
             },
             onError: onError.map { handler in
-                { [weak object] error in
+                { @Sendable [weak object] error in
                     if let object { handler(object, error) }
                 }
             },
             onDisposed: onDisposed.map { handler in
-                { [weak object] in
+                { @Sendable [weak object] in
                     if let object { handler(object) }
                 }
             }

@@ -16,7 +16,7 @@ public struct Completable: ObservableConvertibleType, Sendable {
     public typealias Element = Never
 
     /// The function handed to `create`, which delivers the one event.
-    public typealias CompletableObserver = (CompletableEvent) -> Void
+    public typealias CompletableObserver = @Sendable (CompletableEvent) -> Void
 
     let source: Observable<Never>
 
@@ -30,7 +30,7 @@ public struct Completable: ObservableConvertibleType, Sendable {
     /// - Parameter subscribe: Receives the `completable` function; call it once with `.completed`
     ///   or `.error(error)`, and return what to release on dispose. Later calls are ignored.
     /// - Returns: A cold `Completable`.
-    public static func create(subscribe: @escaping (@escaping CompletableObserver) -> Disposable) -> Completable {
+    public static func create(subscribe: @escaping @Sendable (@escaping CompletableObserver) -> Disposable) -> Completable {
         Completable(unchecked: Observable.create { observer in
             subscribe { event in
                 switch event {
@@ -75,15 +75,15 @@ public struct Completable: ObservableConvertibleType, Sendable {
     /// - Returns: The subscription; disposing it cancels the work and no handler runs afterwards.
     /// - Note: Handlers run on the thread the event arrives on.
     public func subscribe(
-        onCompleted: (() -> Void)? = nil,
-        onError: ((Swift.Error) -> Void)? = nil,
-        onDisposed: (() -> Void)? = nil
+        onCompleted: (@Sendable () -> Void)? = nil,
+        onError: (@Sendable (Swift.Error) -> Void)? = nil,
+        onDisposed: (@Sendable () -> Void)? = nil
     ) -> Disposable {
         source.subscribe(onNext: nil, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
     }
 
     /// Subscribes with one closure that receives the event.
-    public func subscribe(_ observer: @escaping (CompletableEvent) -> Void) -> Disposable {
+    public func subscribe(_ observer: @escaping @Sendable (CompletableEvent) -> Void) -> Disposable {
         subscribe(onCompleted: { observer(.completed) }, onError: { observer(.error($0)) })
     }
 }

@@ -6,7 +6,7 @@ extension Maybe {
     /// - Returns: A `Maybe` of this one's outcome, or of the fallback's.
     /// - Note: `handler` runs on the thread the error arrives on. Disposing disposes whichever
     ///   `Maybe` is subscribed.
-    public func `catch`(_ handler: @escaping (Swift.Error) throws -> Maybe<Element>) -> Maybe<Element> {
+    public func `catch`(_ handler: @escaping @Sendable (Swift.Error) throws -> Maybe<Element>) -> Maybe<Element> {
         Maybe(unchecked: source.catch { try handler($0).asObservable() })
     }
 

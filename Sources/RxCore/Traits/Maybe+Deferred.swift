@@ -5,7 +5,7 @@ extension Maybe {
     ///   subscription with it.
     /// - Returns: A `Maybe` that defers all work, `factory` included, to subscription time.
     /// - Note: `factory` runs on the subscribing thread, once per subscription.
-    public static func deferred(_ factory: @escaping () throws -> Maybe<Element>) -> Maybe<Element> {
+    public static func deferred(_ factory: @escaping @Sendable () throws -> Maybe<Element>) -> Maybe<Element> {
         Maybe(unchecked: Observable.deferred { try factory().asObservable() })
     }
 }

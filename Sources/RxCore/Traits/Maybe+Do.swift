@@ -21,19 +21,19 @@ extension Maybe {
     /// - Returns: The same `Maybe`, with the side effects.
     /// - Note: Handlers run on the thread of the event they accompany; see `Observable.do`.
     public func `do`(
-        onNext: ((Element) throws -> Void)? = nil,
-        afterNext: ((Element) throws -> Void)? = nil,
-        onError: ((Swift.Error) throws -> Void)? = nil,
-        afterError: ((Swift.Error) throws -> Void)? = nil,
-        onCompleted: (() throws -> Void)? = nil,
-        afterCompleted: (() throws -> Void)? = nil,
-        onSubscribe: (() -> Void)? = nil,
-        onSubscribed: (() -> Void)? = nil,
-        onDispose: (() -> Void)? = nil
+        onNext: (@Sendable (Element) throws -> Void)? = nil,
+        afterNext: (@Sendable (Element) throws -> Void)? = nil,
+        onError: (@Sendable (Swift.Error) throws -> Void)? = nil,
+        afterError: (@Sendable (Swift.Error) throws -> Void)? = nil,
+        onCompleted: (@Sendable () throws -> Void)? = nil,
+        afterCompleted: (@Sendable () throws -> Void)? = nil,
+        onSubscribe: (@Sendable () -> Void)? = nil,
+        onSubscribed: (@Sendable () -> Void)? = nil,
+        onDispose: (@Sendable () -> Void)? = nil
     ) -> Maybe<Element> {
         Maybe(unchecked: source.do(
             onNext: onNext,
-            afterNext: afterNext.map { handler in { element in _ = try? handler(element) } },
+            afterNext: afterNext.map { handler in { @Sendable element in _ = try? handler(element) } },
             onError: onError,
             afterError: afterError,
             onCompleted: onCompleted,
@@ -65,15 +65,15 @@ extension Maybe {
     /// - Note: Handlers run on the thread of the event they accompany; see `Observable.do`.
     @_disfavoredOverload
     public func `do`(
-        onSuccess: ((Element) throws -> Void)? = nil,
-        afterSuccess: ((Element) throws -> Void)? = nil,
-        onError: ((Swift.Error) throws -> Void)? = nil,
-        afterError: ((Swift.Error) throws -> Void)? = nil,
-        onCompleted: (() throws -> Void)? = nil,
-        afterCompleted: (() throws -> Void)? = nil,
-        onSubscribe: (() -> Void)? = nil,
-        onSubscribed: (() -> Void)? = nil,
-        onDispose: (() -> Void)? = nil
+        onSuccess: (@Sendable (Element) throws -> Void)? = nil,
+        afterSuccess: (@Sendable (Element) throws -> Void)? = nil,
+        onError: (@Sendable (Swift.Error) throws -> Void)? = nil,
+        afterError: (@Sendable (Swift.Error) throws -> Void)? = nil,
+        onCompleted: (@Sendable () throws -> Void)? = nil,
+        afterCompleted: (@Sendable () throws -> Void)? = nil,
+        onSubscribe: (@Sendable () -> Void)? = nil,
+        onSubscribed: (@Sendable () -> Void)? = nil,
+        onDispose: (@Sendable () -> Void)? = nil
     ) -> Maybe<Element> {
         self.do(
             onNext: onSuccess,

@@ -7,7 +7,7 @@ extension Maybe {
     ///   fails if this one, the selector or the chained one fails.
     /// - Note: `selector` runs on the thread the element arrives on; the result arrives on the
     ///   chained `Maybe`'s thread. Disposing cancels whichever of the two is running.
-    public func flatMap<Result>(_ selector: @escaping (Element) throws -> Maybe<Result>) -> Maybe<Result> {
+    public func flatMap<Result>(_ selector: @escaping @Sendable (Element) throws -> Maybe<Result>) -> Maybe<Result> {
         Maybe<Result>(unchecked: FlatMapObservable(source: source, maxConcurrent: .max, dropsWhenBusy: false) {
             try selector($0).source
         })

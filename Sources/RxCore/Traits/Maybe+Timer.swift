@@ -1,4 +1,4 @@
-extension Maybe where Element: FixedWidthInteger {
+extension Maybe where Element: FixedWidthInteger & SendableMetatype {
     /// Succeeds with `0` after `dueTime`.
     ///
     /// - Parameters:

@@ -13,7 +13,7 @@ extension Maybe {
     ///   the one that decided it. Thread-safe.
     public static func zip<E1, E2>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>,
-        resultSelector: @escaping (E1, E2) throws -> Element
+        resultSelector: @escaping @Sendable (E1, E2) throws -> Element
     ) -> Maybe<Element> {
         Maybe(unchecked: Zip2Observable(source1.source, source2.source, resultSelector: resultSelector))
     }
@@ -31,7 +31,7 @@ extension Maybe {
     /// - Note: The outcome arrives on the thread of the source that decided it. Thread-safe.
     public static func zip<E1, E2, E3>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>,
-        resultSelector: @escaping (E1, E2, E3) throws -> Element
+        resultSelector: @escaping @Sendable (E1, E2, E3) throws -> Element
     ) -> Maybe<Element> {
         Maybe(unchecked: Zip3Observable(
             source1.source, source2.source, source3.source, resultSelector: resultSelector
@@ -49,7 +49,7 @@ extension Maybe {
     ///   others are then disposed.
     /// - Note: The outcome arrives on the thread of the source that decided it. Thread-safe.
     public static func zip<Sources: Collection, SourceElement>(
-        _ sources: Sources, resultSelector: @escaping ([SourceElement]) throws -> Element
+        _ sources: Sources, resultSelector: @escaping @Sendable ([SourceElement]) throws -> Element
     ) -> Maybe<Element> where Sources.Element == Maybe<SourceElement> {
         guard !sources.isEmpty else {
             return Maybe(unchecked: Observable<[SourceElement]>.just([]).map(resultSelector))

@@ -15,7 +15,7 @@ public enum MaybeEvent<Element> {
 ///   Thread-safe to subscribe from any thread; the event arrives on the thread the work finishes on.
 public struct Maybe<Element>: ObservableConvertibleType, Sendable {
     /// The function handed to `create`, which delivers the one event.
-    public typealias MaybeObserver = (MaybeEvent<Element>) -> Void
+    public typealias MaybeObserver = @Sendable (MaybeEvent<Element>) -> Void
 
     let source: Observable<Element>
 
@@ -32,7 +32,7 @@ public struct Maybe<Element>: ObservableConvertibleType, Sendable {
     ///   ignored.
     /// - Returns: A cold `Maybe`.
     /// - Note: The event is delivered on the thread that calls the `maybe` function. Thread-safe.
-    public static func create(subscribe: @escaping (@escaping MaybeObserver) -> Disposable) -> Maybe<Element> {
+    public static func create(subscribe: @escaping @Sendable (@escaping MaybeObserver) -> Disposable) -> Maybe<Element> {
         Maybe(unchecked: Observable.create { observer in
             subscribe { event in
                 switch event {
@@ -68,10 +68,10 @@ public struct Maybe<Element>: ObservableConvertibleType, Sendable {
     /// - Returns: The subscription; disposing it cancels the work and no handler runs afterwards.
     /// - Note: Handlers run on the thread the event arrives on. Thread-safe.
     public func subscribe(
-        onSuccess: ((Element) -> Void)? = nil,
-        onError: ((Swift.Error) -> Void)? = nil,
-        onCompleted: (() -> Void)? = nil,
-        onDisposed: (() -> Void)? = nil
+        onSuccess: (@Sendable (Element) -> Void)? = nil,
+        onError: (@Sendable (Swift.Error) -> Void)? = nil,
+        onCompleted: (@Sendable () -> Void)? = nil,
+        onDisposed: (@Sendable () -> Void)? = nil
     ) -> Disposable {
         MaybeSubscriber<Element>(
             onSuccess: onSuccess, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed
@@ -84,7 +84,7 @@ public struct Maybe<Element>: ObservableConvertibleType, Sendable {
     /// - Parameter observer: Called once with `.success`, `.error` or `.completed`.
     /// - Returns: The subscription; disposing it cancels the work.
     /// - Note: `observer` runs on the thread the event arrives on. Thread-safe.
-    public func subscribe(_ observer: @escaping (MaybeEvent<Element>) -> Void) -> Disposable {
+    public func subscribe(_ observer: @escaping @Sendable (MaybeEvent<Element>) -> Void) -> Disposable {
         subscribe(
             onSuccess: { observer(.success($0)) },
             onError: { observer(.error($0)) },

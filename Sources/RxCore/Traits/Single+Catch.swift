@@ -6,7 +6,7 @@ extension Single {
     /// - Returns: A `Single` of this one's element, or of the fallback's outcome.
     /// - Note: `handler` runs on the thread the error arrives on. Disposing disposes whichever
     ///   `Single` is subscribed.
-    public func `catch`(_ handler: @escaping (Error) throws -> Single<Element>) -> Single<Element> {
+    public func `catch`(_ handler: @escaping @Sendable (Error) throws -> Single<Element>) -> Single<Element> {
         Single(unchecked: source.catch { try handler($0).asObservable() })
     }
 

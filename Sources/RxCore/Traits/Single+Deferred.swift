@@ -5,7 +5,7 @@ extension Single {
     ///   subscription with it.
     /// - Returns: A `Single` that defers all work, `factory` included, to subscription time.
     /// - Note: `factory` runs on the subscribing thread, once per subscription.
-    public static func deferred(_ factory: @escaping () throws -> Single<Element>) -> Single<Element> {
+    public static func deferred(_ factory: @escaping @Sendable () throws -> Single<Element>) -> Single<Element> {
         Single(unchecked: Observable.deferred { try factory().asObservable() })
     }
 }

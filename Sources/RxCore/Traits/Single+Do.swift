@@ -16,17 +16,17 @@ extension Single {
     /// - Returns: The same `Single`, with the side effects.
     /// - Note: Handlers run on the thread of the event they accompany; see `Observable.do`.
     public func `do`(
-        onSuccess: ((Element) throws -> Void)? = nil,
-        afterSuccess: ((Element) throws -> Void)? = nil,
-        onError: ((Error) throws -> Void)? = nil,
-        afterError: ((Error) throws -> Void)? = nil,
-        onSubscribe: (() -> Void)? = nil,
-        onSubscribed: (() -> Void)? = nil,
-        onDispose: (() -> Void)? = nil
+        onSuccess: (@Sendable (Element) throws -> Void)? = nil,
+        afterSuccess: (@Sendable (Element) throws -> Void)? = nil,
+        onError: (@Sendable (Error) throws -> Void)? = nil,
+        afterError: (@Sendable (Error) throws -> Void)? = nil,
+        onSubscribe: (@Sendable () -> Void)? = nil,
+        onSubscribed: (@Sendable () -> Void)? = nil,
+        onDispose: (@Sendable () -> Void)? = nil
     ) -> Single<Element> {
         Single(unchecked: source.do(
             onNext: onSuccess,
-            afterNext: afterSuccess.map { handler in { element in _ = try? handler(element) } },
+            afterNext: afterSuccess.map { handler in { @Sendable element in _ = try? handler(element) } },
             onError: onError,
             afterError: afterError,
             onSubscribe: onSubscribe,

@@ -4,7 +4,7 @@ extension Single {
     /// - Parameter predicate: Tests the element; an error it throws fails the result with it.
     /// - Returns: A `Maybe` of the element if it passed.
     /// - Note: `predicate` runs on the thread the element arrives on.
-    public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Maybe<Element> {
+    public func filter(_ predicate: @escaping @Sendable (Element) throws -> Bool) -> Maybe<Element> {
         Maybe(unchecked: source.filter(predicate))
     }
 
@@ -13,7 +13,7 @@ extension Single {
     /// - Parameter transform: Maps the element; an error it throws fails the result with it.
     /// - Returns: A `Maybe` of the non-`nil` transformed element.
     /// - Note: `transform` runs on the thread the element arrives on.
-    public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Maybe<Result> {
+    public func compactMap<Result>(_ transform: @escaping @Sendable (Element) throws -> Result?) -> Maybe<Result> {
         Maybe<Result>(unchecked: source.compactMap(transform))
     }
 }

@@ -7,7 +7,7 @@ extension Single {
     ///   or the chained one fails.
     /// - Note: `selector` runs on the thread this `Single` succeeds on; the result arrives on the
     ///   chained `Single`'s thread. Disposing cancels whichever of the two is running.
-    public func flatMap<Result>(_ selector: @escaping (Element) throws -> Single<Result>) -> Single<Result> {
+    public func flatMap<Result>(_ selector: @escaping @Sendable (Element) throws -> Single<Result>) -> Single<Result> {
         Single<Result>(unchecked: FlatMapObservable(source: source, maxConcurrent: .max, dropsWhenBusy: false) {
             try selector($0).source
         })
@@ -21,7 +21,7 @@ extension Single {
     ///   sequence fails.
     /// - Note: `selector` runs on the thread this `Single` succeeds on.
     public func flatMapObservable<Result>(
-        _ selector: @escaping (Element) throws -> Observable<Result>
+        _ selector: @escaping @Sendable (Element) throws -> Observable<Result>
     ) -> Observable<Result> {
         FlatMapObservable(source: source, maxConcurrent: .max, dropsWhenBusy: false, selector: selector)
     }
@@ -34,7 +34,7 @@ extension Single {
     ///   or the chained `Maybe` fails.
     /// - Note: `selector` runs on the thread this `Single` succeeds on; the outcome arrives on the
     ///   chained `Maybe`'s thread. Disposing cancels whichever of the two is running.
-    public func flatMapMaybe<Result>(_ selector: @escaping (Element) throws -> Maybe<Result>) -> Maybe<Result> {
+    public func flatMapMaybe<Result>(_ selector: @escaping @Sendable (Element) throws -> Maybe<Result>) -> Maybe<Result> {
         Maybe<Result>(unchecked: FlatMapObservable(source: source, maxConcurrent: .max, dropsWhenBusy: false) {
             try selector($0).source
         })
@@ -48,7 +48,7 @@ extension Single {
     ///   `Single`, the selector or the chained `Completable` fails.
     /// - Note: `selector` runs on the thread this `Single` succeeds on; the event arrives on the
     ///   chained `Completable`'s thread. Disposing cancels whichever of the two is running.
-    public func flatMapCompletable(_ selector: @escaping (Element) throws -> Completable) -> Completable {
+    public func flatMapCompletable(_ selector: @escaping @Sendable (Element) throws -> Completable) -> Completable {
         Completable(unchecked: FlatMapObservable(source: source, maxConcurrent: .max, dropsWhenBusy: false) {
             try selector($0).asObservable()
         })

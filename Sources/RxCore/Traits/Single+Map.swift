@@ -5,7 +5,7 @@ extension Single {
     /// - Returns: A `Single` of the transformed element; a failure passes through unchanged.
     /// - Note: `transform` runs on the thread the element arrives on.
     @inlinable
-    public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Single<Result> {
+    public func map<Result>(_ transform: @escaping @Sendable (Element) throws -> Result) -> Single<Result> {
         Single<Result>(unchecked: source.map(transform))
     }
 }

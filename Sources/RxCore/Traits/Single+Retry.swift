@@ -30,7 +30,7 @@ extension Single {
     /// - Returns: A `Single` of the first success.
     /// - Note: Thread-safe, in constant stack depth; see `Observable.retry(when:)`.
     public func retry<Trigger: ObservableType, Failure: Error>(
-        when notificationHandler: @escaping (Observable<Failure>) -> Trigger
+        when notificationHandler: @escaping @Sendable (Observable<Failure>) -> Trigger
     ) -> Single<Element> {
         source.retry(when: notificationHandler).asSingle()
     }
@@ -41,7 +41,7 @@ extension Single {
     /// - Parameter notificationHandler: Builds the trigger from the sequence of errors.
     /// - Returns: A `Single` of the first success.
     public func retry<Trigger: ObservableType>(
-        when notificationHandler: @escaping (Observable<Error>) -> Trigger
+        when notificationHandler: @escaping @Sendable (Observable<Error>) -> Trigger
     ) -> Single<Element> {
         source.retry(when: notificationHandler).asSingle()
     }
@@ -51,7 +51,7 @@ extension Single {
     /// - Parameter notificationHandler: Builds the trigger from the sequence of errors.
     /// - Returns: A `Single` of the first success.
     public func retryWhen<Trigger: ObservableType>(
-        _ notificationHandler: @escaping (Observable<Error>) -> Trigger
+        _ notificationHandler: @escaping @Sendable (Observable<Error>) -> Trigger
     ) -> Single<Element> {
         source.retry(when: notificationHandler).asSingle()
     }

@@ -10,25 +10,25 @@ extension Single {
     ///     dispose.
     /// - Returns: The subscription; disposing it cancels the work and no handler runs afterwards.
     /// - Note: Handlers run on the thread the event arrives on. Thread-safe.
-    public func subscribe<Object: AnyObject>(
+    public func subscribe<Object: AnyObject & Sendable>(
         with object: Object,
-        onSuccess: ((Object, Element) -> Void)? = nil,
-        onFailure: ((Object, Error) -> Void)? = nil,
-        onDisposed: ((Object) -> Void)? = nil
+        onSuccess: (@Sendable (Object, Element) -> Void)? = nil,
+        onFailure: (@Sendable (Object, Error) -> Void)? = nil,
+        onDisposed: (@Sendable (Object) -> Void)? = nil
     ) -> Disposable {
         subscribe(
             onSuccess: onSuccess.map { handler in
-                { [weak object] element in
+                { @Sendable [weak object] element in
                     if let object { handler(object, element) }
                 }
             },
             onFailure: onFailure.map { handler in
-                { [weak object] error in
+                { @Sendable [weak object] error in
                     if let object { handler(object, error) }
                 }
             },
             onDisposed: onDisposed.map { handler in
-                { [weak object] in
+                { @Sendable [weak object] in
                     if let object { handler(object) }
                 }
             }

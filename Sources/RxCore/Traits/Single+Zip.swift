@@ -12,7 +12,7 @@ extension Single {
     ///   one that finished last (or failed first). Thread-safe.
     public static func zip<E1, E2>(
         _ source1: Single<E1>, _ source2: Single<E2>,
-        resultSelector: @escaping (E1, E2) throws -> Element
+        resultSelector: @escaping @Sendable (E1, E2) throws -> Element
     ) -> Single<Element> {
         Single(unchecked: Zip2Observable(source1.source, source2.source, resultSelector: resultSelector))
     }
@@ -29,7 +29,7 @@ extension Single {
     /// - Note: The result arrives on the thread of the source that finished last (or failed first).
     public static func zip<E1, E2, E3>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>,
-        resultSelector: @escaping (E1, E2, E3) throws -> Element
+        resultSelector: @escaping @Sendable (E1, E2, E3) throws -> Element
     ) -> Single<Element> {
         Single(unchecked: Zip3Observable(
             source1.source, source2.source, source3.source, resultSelector: resultSelector
@@ -49,7 +49,7 @@ extension Single {
     /// - Note: The result arrives on the thread of the source that finished last (or failed first).
     public static func zip<E1, E2, E3, E4>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>,
-        resultSelector: @escaping (E1, E2, E3, E4) throws -> Element
+        resultSelector: @escaping @Sendable (E1, E2, E3, E4) throws -> Element
     ) -> Single<Element> {
         Single(unchecked: Zip4Observable(
             source1.source, source2.source, source3.source, source4.source, resultSelector: resultSelector
@@ -78,7 +78,7 @@ extension Single {
     ///   (cancelling) the others.
     /// - Note: The result arrives on the thread of the source that finished last (or failed first).
     public static func zip<Sources: Collection, SourceElement>(
-        _ sources: Sources, resultSelector: @escaping ([SourceElement]) throws -> Element
+        _ sources: Sources, resultSelector: @escaping @Sendable ([SourceElement]) throws -> Element
     ) -> Single<Element> where Sources.Element == Single<SourceElement> {
         guard !sources.isEmpty else {
             return Single(unchecked: Observable<[SourceElement]>.just([]).map(resultSelector))

@@ -7,7 +7,7 @@ public typealias SingleEvent<Element> = Result<Element, Error>
 ///   Thread-safe to subscribe from any thread.
 public struct Single<Element>: ObservableConvertibleType, Sendable {
     /// The function handed to `create`, which delivers the one event.
-    public typealias SingleObserver = (SingleEvent<Element>) -> Void
+    public typealias SingleObserver = @Sendable (SingleEvent<Element>) -> Void
 
     @usableFromInline
     let source: Observable<Element>
@@ -24,8 +24,26 @@ public struct Single<Element>: ObservableConvertibleType, Sendable {
     /// - Parameter subscribe: Receives the `single` function; call it once with `.success(value)`
     ///   or `.failure(error)`, and return what to release on dispose. Later calls are ignored.
     @inlinable
-    public static func create(subscribe: @escaping (@escaping SingleObserver) -> Disposable) -> Single<Element> {
+    public static func create(subscribe: @escaping @Sendable (@escaping SingleObserver) -> Disposable) -> Single<Element> {
         Single(unchecked: Observable.create { observer in
+            subscribe { event in
+                switch event {
+                case .success(let element):
+                    observer.onNext(element)
+                    observer.onCompleted()
+                case .failure(let error):
+                    observer.onError(error)
+                }
+            }
+        })
+    }
+
+    /// `create` for this package's own adapters whose closure captures values that are not
+    /// `Sendable`; see `Observable.createCapturingNonSendable`.
+    package static func createCapturingNonSendable(
+        subscribe: @escaping (@escaping SingleObserver) -> Disposable
+    ) -> Single<Element> {
+        Single(unchecked: Observable.createCapturingNonSendable { observer in
             subscribe { event in
                 switch event {
                 case .success(let element):
@@ -58,16 +76,16 @@ public struct Single<Element>: ObservableConvertibleType, Sendable {
     /// - Note: Handlers run on the thread the event arrives on.
     @inlinable
     public func subscribe(
-        onSuccess: ((Element) -> Void)? = nil,
-        onFailure: ((Error) -> Void)? = nil,
-        onDisposed: (() -> Void)? = nil
+        onSuccess: (@Sendable (Element) -> Void)? = nil,
+        onFailure: (@Sendable (Error) -> Void)? = nil,
+        onDisposed: (@Sendable () -> Void)? = nil
     ) -> Disposable {
         SingleSubscriber<Element>(onSuccess: onSuccess, onFailure: onFailure, onDisposed: onDisposed)
             .subscribe(to: source)
     }
 
     /// Subscribes with one closure that receives the result.
-    public func subscribe(_ observer: @escaping (SingleEvent<Element>) -> Void) -> Disposable {
+    public func subscribe(_ observer: @escaping @Sendable (SingleEvent<Element>) -> Void) -> Disposable {
         subscribe(onSuccess: { observer(.success($0)) }, onFailure: { observer(.failure($0)) })
     }
 }

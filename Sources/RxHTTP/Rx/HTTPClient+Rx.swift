@@ -30,7 +30,7 @@ extension Reactive where Base: HTTPClient {
         idempotency: Idempotency = .byMethod
     ) -> Single<T> {
         let client = base
-        return Single.create { single in
+        return Single.createCapturingNonSendable { single in
             let handle = client.requestObject(
                 path: path, method: method, parameters: parameters, encoding: encoding, headers: headers,
                 idempotency: idempotency
@@ -52,7 +52,7 @@ extension Reactive where Base: HTTPClient {
     ///   queue.
     public func request<R: Request>(_ request: R) -> Single<R.Response> {
         let client = base
-        return Single.create { single in
+        return Single.createCapturingNonSendable { single in
             let handle = client.request(request) { result in
                 single(result.mapError { $0 })
             }
@@ -67,7 +67,7 @@ extension Reactive where Base: HTTPClient {
     ///   queue.
     public func response<R: Request>(_ request: R) -> Single<DecodedResponse<R.Response>> {
         let client = base
-        return Single.create { single in
+        return Single.createCapturingNonSendable { single in
             let handle = client.response(request) { result in
                 single(result.mapError { $0 })
             }

@@ -7,7 +7,7 @@ extension HTTPClient {
     /// wait (the one retry operator of RxCore, not a loop of its own).
     func serverSentEventsObservable(_ parts: RequestParts, options: StreamOptions, reconnect: ReconnectPolicy) -> Observable<ServerSentEvent> {
         let scheduler = options.scheduler
-        return Observable.deferred { [self] in
+        return Observable.deferredCapturingNonSendable { [self] in
             let session = EventStreamSession(startedAt: scheduler.now)
             let reachable: Observable<Void> = reconnect.reconnectsWhenReachable
                 ? (self.baseURLOrPartsURL(parts).flatMap { self.reachability(for: $0) }?.didBecomeReachable ?? .never())
@@ -36,7 +36,7 @@ extension HTTPClient {
 
     /// One connection: emits its events; ends with `Ended` (to reconnect) or completes on 204.
     private func connection(_ parts: RequestParts, options: StreamOptions, session: EventStreamSession) -> Observable<ServerSentEvent> {
-        Observable.create { [self] observer in
+        Observable.createCapturingNonSendable { [self] observer in
             var parts = parts
             parts.headers = HeaderFields.merging(["Accept": "text/event-stream", "Cache-Control": "no-cache"], parts.headers)
             if let lastEventID = session.lastEventID, HeaderValidation.isValidValue(lastEventID) {

@@ -14,7 +14,7 @@ extension Reactive where Base: HTTPClient {
     /// - Note: Elements arrive on the stream's own serial queue, in order.
     public func stream<R: Request>(_ request: R, options: StreamOptions = StreamOptions()) -> Observable<Data> {
         let client = base
-        return Observable.create { observer in
+        return Observable.createCapturingNonSendable { observer in
             client.openStream(
                 client.requestParts(for: request), options: options,
                 sink: StreamPump.Sink(chunk: { observer.onNext($0) }, end: { observer.onCompleted() }, fail: { observer.onError($0) })
@@ -126,7 +126,7 @@ extension HTTPClient {
 
     func jsonLinesObservable<T: Decodable & Sendable>(_ parts: RequestParts, options: StreamOptions) -> Observable<T> {
         let decoder = configuration.jsonDecoder
-        return Observable.create { observer in
+        return Observable.createCapturingNonSendable { observer in
             let parser = LockedState<JSONLinesParser<T>>.make(
                 JSONLinesParser(maxLineBytes: options.maxLineBytes, decoder: decoder, skipsInvalidLines: options.skipsInvalidLines)
             )

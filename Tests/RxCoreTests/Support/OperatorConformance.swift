@@ -2,7 +2,9 @@ import RxCore
 import XCTest
 
 /// A cold source the test drives by hand, counting subscriptions and disposals.
-final class ManualSource<Element> {
+// @unchecked Sendable: a test double driven from the test's one thread (its closures are
+// `@Sendable` because RxCore requires it, not because they run elsewhere).
+final class ManualSource<Element>: @unchecked Sendable {
     private(set) var subscriptionCount = 0
     /// Disposals seen by each subscription, by order of subscription.
     private(set) var disposals: [Int] = []
@@ -26,7 +28,8 @@ final class ManualSource<Element> {
 }
 
 /// What a subscriber saw, in order.
-final class EventLog<Element> {
+// @unchecked Sendable: a test double used from the test's one thread, as `ManualSource`.
+final class EventLog<Element>: @unchecked Sendable {
     private(set) var elements: [Element] = []
     private(set) var terminalEvents = 0
 

@@ -15,7 +15,7 @@ extension ObservableType {
     ///   sources. `resultSelector` runs on that thread too, never concurrently with itself.
     public static func combineLatest<O1: ObservableConvertibleType, O2: ObservableConvertibleType>(
         _ source1: O1, _ source2: O2,
-        resultSelector: @escaping (O1.Element, O2.Element) throws -> Element
+        resultSelector: @escaping @Sendable (O1.Element, O2.Element) throws -> Element
     ) -> Observable<Element> {
         CombineLatest2Observable(source1.asObservable(), source2.asObservable(), resultSelector: resultSelector)
     }
@@ -38,7 +38,7 @@ extension ObservableType {
         O1: ObservableConvertibleType, O2: ObservableConvertibleType, O3: ObservableConvertibleType
     >(
         _ source1: O1, _ source2: O2, _ source3: O3,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element
+        resultSelector: @escaping @Sendable (O1.Element, O2.Element, O3.Element) throws -> Element
     ) -> Observable<Element> {
         CombineLatest3Observable(
             source1.asObservable(), source2.asObservable(), source3.asObservable(), resultSelector: resultSelector
@@ -65,7 +65,7 @@ extension ObservableType {
         O3: ObservableConvertibleType, O4: ObservableConvertibleType
     >(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element
+        resultSelector: @escaping @Sendable (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element
     ) -> Observable<Element> {
         CombineLatest4Observable(
             source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(),

@@ -12,7 +12,7 @@ extension ObservableType {
     ///   serialized (never concurrent, never re-entrant) and arrive on the thread of the sequence
     ///   that sent them.
     public func flatMapLatest<Source: ObservableConvertibleType>(
-        _ selector: @escaping (Element) throws -> Source
+        _ selector: @escaping @Sendable (Element) throws -> Source
     ) -> Observable<Source.Element> {
         FlatMapLatestObservable(source: asObservable()) { try selector($0).asObservable() }
     }

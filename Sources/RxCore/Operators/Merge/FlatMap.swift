@@ -10,7 +10,7 @@ extension ObservableType {
     ///   concurrently; the result's events are serialized (never concurrent, never re-entrant) and
     ///   arrive on the thread of one of them. Each inner sequence's elements keep their order.
     public func flatMap<Source: ObservableConvertibleType>(
-        _ selector: @escaping (Element) throws -> Source
+        _ selector: @escaping @Sendable (Element) throws -> Source
     ) -> Observable<Source.Element> {
         FlatMapObservable(source: asObservable(), maxConcurrent: .max, dropsWhenBusy: false) {
             try selector($0).asObservable()
@@ -27,7 +27,7 @@ extension ObservableType {
     /// - Note: Inner sequences that complete synchronously are subscribed in a loop, without growing
     ///   the stack. The result's events are serialized.
     public func concatMap<Source: ObservableConvertibleType>(
-        _ selector: @escaping (Element) throws -> Source
+        _ selector: @escaping @Sendable (Element) throws -> Source
     ) -> Observable<Source.Element> {
         FlatMapObservable(source: asObservable(), maxConcurrent: 1, dropsWhenBusy: false) {
             try selector($0).asObservable()
@@ -43,7 +43,7 @@ extension ObservableType {
     ///   completed, and fails as soon as either (or the selector) fails.
     /// - Note: The result's events are serialized.
     public func flatMapFirst<Source: ObservableConvertibleType>(
-        _ selector: @escaping (Element) throws -> Source
+        _ selector: @escaping @Sendable (Element) throws -> Source
     ) -> Observable<Source.Element> {
         FlatMapObservable(source: asObservable(), maxConcurrent: 1, dropsWhenBusy: true) {
             try selector($0).asObservable()

@@ -17,7 +17,7 @@ extension ObservableType {
     ///   depth even when everything is synchronous. The trigger may fire on any thread: deliveries
     ///   downstream never overlap and the errors sequence is serialized. Thread-safe.
     public func retry<Trigger: ObservableType, Failure: Error>(
-        when notificationHandler: @escaping (Observable<Failure>) -> Trigger
+        when notificationHandler: @escaping @Sendable (Observable<Failure>) -> Trigger
     ) -> Observable<Element> {
         RetryWhenObservable(source: asObservable()) { notificationHandler($0).asObservable() }
     }
@@ -29,7 +29,7 @@ extension ObservableType {
     /// - Returns: The elements of every attempt.
     /// - Note: Thread-safe; see the typed variant.
     public func retry<Trigger: ObservableType>(
-        when notificationHandler: @escaping (Observable<Error>) -> Trigger
+        when notificationHandler: @escaping @Sendable (Observable<Error>) -> Trigger
     ) -> Observable<Element> {
         RetryWhenObservable(source: asObservable()) { notificationHandler($0).asObservable() }
     }
@@ -41,7 +41,7 @@ extension ObservableType {
     /// - Returns: The elements of every attempt.
     /// - Note: Thread-safe; see `retry(when:)`.
     public func retryWhen<Trigger: ObservableType, Failure: Error>(
-        _ notificationHandler: @escaping (Observable<Failure>) -> Trigger
+        _ notificationHandler: @escaping @Sendable (Observable<Failure>) -> Trigger
     ) -> Observable<Element> {
         retry(when: notificationHandler)
     }
@@ -53,7 +53,7 @@ extension ObservableType {
     /// - Returns: The elements of every attempt.
     /// - Note: Thread-safe; see `retry(when:)`.
     public func retryWhen<Trigger: ObservableType>(
-        _ notificationHandler: @escaping (Observable<Error>) -> Trigger
+        _ notificationHandler: @escaping @Sendable (Observable<Error>) -> Trigger
     ) -> Observable<Element> {
         retry(when: notificationHandler)
     }

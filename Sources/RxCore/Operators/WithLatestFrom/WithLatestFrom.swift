@@ -16,7 +16,7 @@ extension ObservableType {
     ///   meanwhile, right after it on that element's thread: deliveries never overlap. Thread-safe.
     public func withLatestFrom<Source: ObservableConvertibleType, Result>(
         _ second: Source,
-        resultSelector: @escaping (Element, Source.Element) throws -> Result
+        resultSelector: @escaping @Sendable (Element, Source.Element) throws -> Result
     ) -> Observable<Result> {
         WithLatestFromObservable(source: asObservable(), second: second.asObservable(), resultSelector: resultSelector)
     }

@@ -13,7 +13,7 @@ extension ObservableType {
     ///   the thread of one of the sources, as do the calls to `resultSelector`.
     public static func zip<Sources: Collection>(
         _ sources: Sources,
-        resultSelector: @escaping ([Sources.Element.Element]) throws -> Element
+        resultSelector: @escaping @Sendable ([Sources.Element.Element]) throws -> Element
     ) -> Observable<Element> where Sources.Element: ObservableConvertibleType {
         ZipCollectionObservable(sources: sources.map { $0.asObservable() }, resultSelector: resultSelector)
     }

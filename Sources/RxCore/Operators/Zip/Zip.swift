@@ -16,7 +16,7 @@ extension ObservableType {
     ///   sources. `resultSelector` runs on that thread too, never concurrently with itself.
     public static func zip<O1: ObservableConvertibleType, O2: ObservableConvertibleType>(
         _ source1: O1, _ source2: O2,
-        resultSelector: @escaping (O1.Element, O2.Element) throws -> Element
+        resultSelector: @escaping @Sendable (O1.Element, O2.Element) throws -> Element
     ) -> Observable<Element> {
         Zip2Observable(source1.asObservable(), source2.asObservable(), resultSelector: resultSelector)
     }
@@ -37,7 +37,7 @@ extension ObservableType {
     ///   `resultSelector`) are serialized and arrive on the thread of one of the sources.
     public static func zip<O1: ObservableConvertibleType, O2: ObservableConvertibleType, O3: ObservableConvertibleType>(
         _ source1: O1, _ source2: O2, _ source3: O3,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element
+        resultSelector: @escaping @Sendable (O1.Element, O2.Element, O3.Element) throws -> Element
     ) -> Observable<Element> {
         Zip3Observable(
             source1.asObservable(), source2.asObservable(), source3.asObservable(), resultSelector: resultSelector
@@ -64,7 +64,7 @@ extension ObservableType {
         O3: ObservableConvertibleType, O4: ObservableConvertibleType
     >(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element
+        resultSelector: @escaping @Sendable (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element
     ) -> Observable<Element> {
         Zip4Observable(
             source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(),

@@ -5,8 +5,7 @@
 /// The lock is not recursive. Copies of a `LockedState` share the same state.
 ///
 /// - Note: Thread-safe.
-// @unchecked Sendable: `State` is only ever reached inside `withLock`, under the one mutex.
-package struct LockedState<State>: @unchecked Sendable {
+package struct LockedState<State> {
     @usableFromInline
     let storage: LockedStorage<State>
 
@@ -45,3 +44,9 @@ final class LockedStorage<State>: ManagedBuffer<State, PlatformLock.Primitive> {
         }
     }
 }
+
+// @unchecked Sendable: `State` is only ever reached inside `withLock`, under the one mutex, and is
+// itself Sendable, so what leaves the lock can be used on any thread (swift-nio's
+// `NIOLockedValueBox` rule). A box of non-Sendable state is not Sendable: the class that owns it
+// says why sharing it is safe.
+extension LockedState: @unchecked Sendable where State: Sendable {}

@@ -13,17 +13,24 @@ import RxCore
 final class TCPProbeOperation: Cancelable {
     typealias Completion = @Sendable (Result<Void, Error>) -> Void
 
-    private struct Attempt {
+    // @unchecked Sendable: Dispatch sources are thread-safe objects; corelibs-Dispatch does not
+    // mark its source protocols Sendable.
+    private struct Attempt: @unchecked Sendable {
         let address: SocketAddress
         let source: DispatchSourceWrite
     }
 
-    private struct State {
+    // @unchecked Sendable: a Dispatch timer source is thread-safe, as above.
+    private struct DeadlineTimer: @unchecked Sendable {
+        let source: DispatchSourceTimer
+    }
+
+    private struct State: Sendable {
         var isEnded = false
         var completion: Completion?
         /// The sockets still connecting, by descriptor.
         var attempts: [Int32: Attempt] = [:]
-        var deadline: DispatchSourceTimer?
+        var deadline: DeadlineTimer?
         var lastError: TCPProbeError?
     }
 
@@ -90,7 +97,7 @@ final class TCPProbeOperation: Cancelable {
         timer.resume()
         let cancelNow = state.withLock { state -> Bool in
             if state.isEnded { return true }
-            state.deadline = timer
+            state.deadline = DeadlineTimer(source: timer)
             return false
         }
         if cancelNow { Self.cancel(timer) }
@@ -206,7 +213,7 @@ final class TCPProbeOperation: Cancelable {
     /// Ends the probe once: releases every source (closing the sockets), then reports `result`
     /// (nil when cancelled) outside the lock.
     private func end(with result: Result<Void, Error>?) {
-        let taken = state.withLock { state -> (Completion?, [Attempt], DispatchSourceTimer?)? in
+        let taken = state.withLock { state -> (Completion?, [Attempt], DeadlineTimer?)? in
             guard !state.isEnded else { return nil }
             state.isEnded = true
             defer {
@@ -220,7 +227,7 @@ final class TCPProbeOperation: Cancelable {
         for attempt in attempts {
             Self.cancel(attempt.source)
         }
-        if let deadline { Self.cancel(deadline) }
+        if let deadline { Self.cancel(deadline.source) }
         if let result { completion?(result) }
     }
 

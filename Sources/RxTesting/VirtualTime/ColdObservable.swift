@@ -4,7 +4,7 @@ import RxCore
 /// subscription (an event at 0 comes at the subscription's tick, after the work already queued).
 // @unchecked Sendable: immutable; per-subscription state is in the returned disposables.
 final class ColdObservable<Element>: TestableObservable<Element>, @unchecked Sendable {
-    override func subscribeEvents(_ handler: @escaping (Event<Element>) -> Void) -> Disposable {
+    override func subscribeEvents(_ handler: @escaping @Sendable (Event<Element>) -> Void) -> Disposable {
         let scheduled = CompositeDisposable()
         for recorded in recordedEvents {
             let item = scheduler.scheduleRelative(ticks: recorded.time) {

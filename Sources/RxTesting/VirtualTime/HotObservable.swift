@@ -4,9 +4,9 @@ import RxCore
 /// go to whoever is subscribed at that moment (in subscription order).
 // @unchecked Sendable: the observers live in one LockedState; the rest is immutable.
 final class HotObservable<Element>: TestableObservable<Element>, @unchecked Sendable {
-    private struct Observers {
+    private struct Observers: Sendable {
         var nextKey = 0
-        var handlers: [(key: Int, handler: (Event<Element>) -> Void)] = []
+        var handlers: [(key: Int, handler: @Sendable (Event<Element>) -> Void)] = []
     }
 
     private let observers = LockedState<Observers>.make(Observers())
@@ -25,7 +25,7 @@ final class HotObservable<Element>: TestableObservable<Element>, @unchecked Send
         }
     }
 
-    override func subscribeEvents(_ handler: @escaping (Event<Element>) -> Void) -> Disposable {
+    override func subscribeEvents(_ handler: @escaping @Sendable (Event<Element>) -> Void) -> Disposable {
         let observers = observers
         let key = observers.withLock { observers -> Int in
             defer { observers.nextKey += 1 }
@@ -34,7 +34,7 @@ final class HotObservable<Element>: TestableObservable<Element>, @unchecked Send
         }
         return Disposables.create {
             // The removed handler is released after unlocking.
-            let removed = observers.withLock { observers -> [(key: Int, handler: (Event<Element>) -> Void)] in
+            let removed = observers.withLock { observers -> [(key: Int, handler: @Sendable (Event<Element>) -> Void)] in
                 let removed = observers.handlers.filter { $0.key == key }
                 observers.handlers.removeAll { $0.key == key }
                 return removed

@@ -38,7 +38,7 @@ public class TestableObservable<Element>: ObservableType, @unchecked Sendable {
             log.append(Subscription(scheduler.clock))
             return log.count - 1
         }
-        let events = subscribeEvents { observer.on($0) }
+        let events = subscribeEvents { [observer = AnyObserver(observer)] in observer.on($0) }
         return Disposables.create {
             let time = scheduler.clock
             log.withLock { log in
@@ -54,7 +54,7 @@ public class TestableObservable<Element>: ObservableType, @unchecked Sendable {
     }
 
     /// Starts delivering events to `handler`; overridden by the hot and cold variants.
-    func subscribeEvents(_ handler: @escaping (Event<Element>) -> Void) -> Disposable {
+    func subscribeEvents(_ handler: @escaping @Sendable (Event<Element>) -> Void) -> Disposable {
         Disposables.create()
     }
 }

@@ -39,20 +39,20 @@ extension ObservableType {
 // dispose.
 final class ClosureSubscriber<Element>: HandledSubscriber<Element>, @unchecked Sendable {
     @usableFromInline
-    let nextHandler: ((Element) -> Void)?
+    let nextHandler: (@Sendable (Element) -> Void)?
     @usableFromInline
-    let errorHandler: ((Error) -> Void)?
+    let errorHandler: (@Sendable (Error) -> Void)?
     @usableFromInline
-    let completedHandler: (() -> Void)?
+    let completedHandler: (@Sendable () -> Void)?
     @usableFromInline
-    let disposedHandler: (() -> Void)?
+    let disposedHandler: (@Sendable () -> Void)?
 
     @inlinable
     init(
-        onNext: ((Element) -> Void)?,
-        onError: ((Error) -> Void)?,
-        onCompleted: (() -> Void)?,
-        onDisposed: (() -> Void)?
+        onNext: (@Sendable (Element) -> Void)?,
+        onError: (@Sendable (Error) -> Void)?,
+        onCompleted: (@Sendable () -> Void)?,
+        onDisposed: (@Sendable () -> Void)?
     ) {
         nextHandler = onNext
         errorHandler = onError

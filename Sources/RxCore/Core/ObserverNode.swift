@@ -60,9 +60,9 @@ final class ForwardingObserverNode<Observer: ObserverType>: ObserverNode<Observe
 /// Adapts an event closure to a node.
 // @unchecked Sendable: immutable; events arrive serialized per the grammar.
 final class ClosureObserverNode<Element>: ObserverNode<Element>, @unchecked Sendable {
-    private let handler: (Event<Element>) -> Void
+    private let handler: @Sendable (Event<Element>) -> Void
 
-    init(_ handler: @escaping (Event<Element>) -> Void) {
+    init(_ handler: @escaping @Sendable (Event<Element>) -> Void) {
         self.handler = handler
     }
 

@@ -1,9 +1,9 @@
 /// Runs an action on the first `dispose()`.
 // @unchecked Sendable: the action lives in a LockedState and is taken out exactly once.
 final class AnonymousDisposable: Cancelable, @unchecked Sendable {
-    private let action: LockedState<(() -> Void)?>
+    private let action: LockedState<(@Sendable () -> Void)?>
 
-    init(_ action: @escaping () -> Void) {
+    init(_ action: @escaping @Sendable () -> Void) {
         self.action = .make(action)
         Resources.incrementTotal()
     }
@@ -17,7 +17,7 @@ final class AnonymousDisposable: Cancelable, @unchecked Sendable {
     }
 
     func dispose() {
-        let taken = action.withLock { action -> (() -> Void)? in
+        let taken = action.withLock { action -> (@Sendable () -> Void)? in
             defer { action = nil }
             return action
         }

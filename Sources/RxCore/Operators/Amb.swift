@@ -27,7 +27,8 @@ extension ObservableType {
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class AmbObservable<Element>: Observable<Element>, @unchecked Sendable {
     private let sources: [Observable<Element>]
 

@@ -16,16 +16,18 @@ extension ObservableType {
     /// - Returns: The source's elements, then `element` and completion if it fails.
     /// - Note: Events arrive on the source's thread. Thread-safe.
     public func catchAndReturn(_ element: Element) -> Observable<Element> {
-        CatchObservable(source: asObservable()) { _ in .just(element) }
+        let captured = CapturedElement(element)
+        return CatchObservable(source: asObservable()) { _ in .just(captured.value) }
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class CatchObservable<Element>: Observable<Element>, @unchecked Sendable {
     private let source: Observable<Element>
-    private let handler: (Error) throws -> Observable<Element>
+    private let handler: @Sendable (Error) throws -> Observable<Element>
 
-    init(source: Observable<Element>, handler: @escaping (Error) throws -> Observable<Element>) {
+    init(source: Observable<Element>, handler: @escaping @Sendable (Error) throws -> Observable<Element>) {
         self.source = source
         self.handler = handler
     }
@@ -46,11 +48,11 @@ final class CatchSink<Element>: Sink<Element, Element>, @unchecked Sendable {
         var isDisposed = false
     }
 
-    private let handler: (Error) throws -> Observable<Element>
+    private let handler: @Sendable (Error) throws -> Observable<Element>
     private let state = LockedState<State>.make(State())
     private var sourceEnded = false
 
-    init(handler: @escaping (Error) throws -> Observable<Element>, downstream: ObserverNode<Element>) {
+    init(handler: @escaping @Sendable (Error) throws -> Observable<Element>, downstream: ObserverNode<Element>) {
         self.handler = handler
         super.init(downstream: downstream)
     }

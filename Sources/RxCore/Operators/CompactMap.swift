@@ -10,12 +10,13 @@ extension ObservableType {
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class CompactMapObservable<Source, Result>: Observable<Result>, @unchecked Sendable {
     private let source: Observable<Source>
-    private let transform: (Source) throws -> Result?
+    private let transform: @Sendable (Source) throws -> Result?
 
-    init(source: Observable<Source>, transform: @escaping (Source) throws -> Result?) {
+    init(source: Observable<Source>, transform: @escaping @Sendable (Source) throws -> Result?) {
         self.source = source
         self.transform = transform
     }
@@ -29,9 +30,9 @@ final class CompactMapObservable<Source, Result>: Observable<Result>, @unchecked
 
 // @unchecked Sendable: `transform` is immutable; state is the atomic lifecycle word of Sink.
 final class CompactMapSink<Source, Result>: Sink<Source, Result>, @unchecked Sendable {
-    private let transform: (Source) throws -> Result?
+    private let transform: @Sendable (Source) throws -> Result?
 
-    init(transform: @escaping (Source) throws -> Result?, downstream: ObserverNode<Result>) {
+    init(transform: @escaping @Sendable (Source) throws -> Result?, downstream: ObserverNode<Result>) {
         self.transform = transform
         super.init(downstream: downstream)
     }

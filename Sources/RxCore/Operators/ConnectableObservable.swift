@@ -24,10 +24,10 @@ public final class ConnectableObservable<Element>: Observable<Element>, @uncheck
     }
 
     private let source: Observable<Element>
-    private let makeSubject: () -> MulticastSubject<Element>
+    private let makeSubject: @Sendable () -> MulticastSubject<Element>
     private let state = LockedState<State>.make(State())
 
-    init(source: Observable<Element>, makeSubject: @escaping () -> MulticastSubject<Element>) {
+    init(source: Observable<Element>, makeSubject: @escaping @Sendable () -> MulticastSubject<Element>) {
         self.source = source
         self.makeSubject = makeSubject
         super.init()

@@ -21,7 +21,9 @@ extension Observable {
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable: immutable after init; `factory` is `@Sendable` where users give it
+// (`deferred`), and only this package's adapters pass one that is not
+// (`deferredCapturingNonSendable`).
 final class DeferredObservable<Element>: Observable<Element>, @unchecked Sendable {
     private let factory: () throws -> Observable<Element>
 

@@ -1,4 +1,4 @@
-extension ObservableType where Element: Equatable {
+extension ObservableType where Element: Equatable & SendableMetatype {
     /// Drops elements equal to the one before them.
     ///
     /// - Returns: The source without consecutive duplicates.
@@ -15,7 +15,7 @@ extension ObservableType {
     ///   sequence with it and disposes the source.
     /// - Returns: The source without consecutive elements of equal key.
     /// - Note: `keySelector` runs on the thread the element arrives on. Thread-safe.
-    public func distinctUntilChanged<Key: Equatable>(_ keySelector: @escaping @Sendable (Element) throws -> Key) -> Observable<Element> {
+    public func distinctUntilChanged<Key: Equatable & SendableMetatype>(_ keySelector: @escaping @Sendable (Element) throws -> Key) -> Observable<Element> {
         DistinctUntilChangedObservable(source: asObservable(), keySelector: keySelector, comparer: { $0 == $1 })
     }
 
@@ -49,23 +49,24 @@ extension ObservableType {
     /// - Parameter keyPath: The compared property.
     /// - Returns: The source without consecutive elements of equal property.
     /// - Note: Events arrive on the source's thread. Thread-safe.
-    public func distinctUntilChanged<Property: Equatable>(at keyPath: KeyPath<Element, Property> & Sendable) -> Observable<Element> {
+    public func distinctUntilChanged<Property: Equatable & SendableMetatype>(at keyPath: KeyPath<Element, Property> & Sendable) -> Observable<Element> {
         DistinctUntilChangedObservable(
             source: asObservable(), keySelector: { $0[keyPath: keyPath] }, comparer: { $0 == $1 }
         )
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class DistinctUntilChangedObservable<Element, Key>: Observable<Element>, @unchecked Sendable {
     private let source: Observable<Element>
-    private let keySelector: (Element) throws -> Key
-    private let comparer: (Key, Key) throws -> Bool
+    private let keySelector: @Sendable (Element) throws -> Key
+    private let comparer: @Sendable (Key, Key) throws -> Bool
 
     init(
         source: Observable<Element>,
-        keySelector: @escaping (Element) throws -> Key,
-        comparer: @escaping (Key, Key) throws -> Bool
+        keySelector: @escaping @Sendable (Element) throws -> Key,
+        comparer: @escaping @Sendable (Key, Key) throws -> Bool
     ) {
         self.source = source
         self.keySelector = keySelector
@@ -81,13 +82,13 @@ final class DistinctUntilChangedObservable<Element, Key>: Observable<Element>, @
 
 // @unchecked Sendable: `lastKey` is touched only by upstream events, which arrive serialized.
 final class DistinctUntilChangedSink<Element, Key>: Sink<Element, Element>, @unchecked Sendable {
-    private let keySelector: (Element) throws -> Key
-    private let comparer: (Key, Key) throws -> Bool
+    private let keySelector: @Sendable (Element) throws -> Key
+    private let comparer: @Sendable (Key, Key) throws -> Bool
     private var lastKey: Key?
 
     init(
-        keySelector: @escaping (Element) throws -> Key,
-        comparer: @escaping (Key, Key) throws -> Bool,
+        keySelector: @escaping @Sendable (Element) throws -> Key,
+        comparer: @escaping @Sendable (Key, Key) throws -> Bool,
         downstream: ObserverNode<Element>
     ) {
         self.keySelector = keySelector

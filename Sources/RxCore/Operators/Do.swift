@@ -48,18 +48,19 @@ extension ObservableType {
 
 /// The side effects of one `do` operator.
 struct DoHandlers<Element> {
-    let onNext: ((Element) throws -> Void)?
-    let afterNext: ((Element) throws -> Void)?
-    let onError: ((Error) throws -> Void)?
-    let afterError: ((Error) throws -> Void)?
-    let onCompleted: (() throws -> Void)?
-    let afterCompleted: (() throws -> Void)?
-    let onSubscribe: (() -> Void)?
-    let onSubscribed: (() -> Void)?
-    let onDispose: (() -> Void)?
+    let onNext: (@Sendable (Element) throws -> Void)?
+    let afterNext: (@Sendable (Element) throws -> Void)?
+    let onError: (@Sendable (Error) throws -> Void)?
+    let afterError: (@Sendable (Error) throws -> Void)?
+    let onCompleted: (@Sendable () throws -> Void)?
+    let afterCompleted: (@Sendable () throws -> Void)?
+    let onSubscribe: (@Sendable () -> Void)?
+    let onSubscribed: (@Sendable () -> Void)?
+    let onDispose: (@Sendable () -> Void)?
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class DoObservable<Element>: Observable<Element>, @unchecked Sendable {
     private let source: Observable<Element>
     private let handlers: DoHandlers<Element>

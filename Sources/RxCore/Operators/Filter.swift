@@ -9,13 +9,14 @@ extension ObservableType {
 }
 
 @usableFromInline
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class FilterObservable<Element>: Observable<Element>, @unchecked Sendable {
     private let source: Observable<Element>
-    private let predicate: (Element) throws -> Bool
+    private let predicate: @Sendable (Element) throws -> Bool
 
     @usableFromInline
-    init(source: Observable<Element>, predicate: @escaping (Element) throws -> Bool) {
+    init(source: Observable<Element>, predicate: @escaping @Sendable (Element) throws -> Bool) {
         self.source = source
         self.predicate = predicate
     }
@@ -29,9 +30,9 @@ final class FilterObservable<Element>: Observable<Element>, @unchecked Sendable 
 
 // @unchecked Sendable: `predicate` is immutable; state is the atomic lifecycle word of Sink.
 final class FilterSink<Element>: Sink<Element, Element>, @unchecked Sendable {
-    private let predicate: (Element) throws -> Bool
+    private let predicate: @Sendable (Element) throws -> Bool
 
-    init(predicate: @escaping (Element) throws -> Bool, downstream: ObserverNode<Element>) {
+    init(predicate: @escaping @Sendable (Element) throws -> Bool, downstream: ObserverNode<Element>) {
         self.predicate = predicate
         super.init(downstream: downstream)
     }

@@ -22,7 +22,9 @@ extension Observable {
 }
 
 @usableFromInline
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure, except the
+// elements it emits, handed across threads as every Rx element is (see `CapturedElement`).
 final class JustObservable<Element>: Observable<Element>, @unchecked Sendable {
     private let element: Element
 
@@ -38,7 +40,8 @@ final class JustObservable<Element>: Observable<Element>, @unchecked Sendable {
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class EmptyObservable<Element>: Observable<Element>, @unchecked Sendable {
     override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         observer.onCompleted()
@@ -46,7 +49,8 @@ final class EmptyObservable<Element>: Observable<Element>, @unchecked Sendable {
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class ErrorObservable<Element>: Observable<Element>, @unchecked Sendable {
     private let error: Error
 
@@ -60,7 +64,8 @@ final class ErrorObservable<Element>: Observable<Element>, @unchecked Sendable {
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class NeverObservable<Element>: Observable<Element>, @unchecked Sendable {
     override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         NopDisposable.shared

@@ -9,12 +9,13 @@ extension ObservableType {
 }
 
 @usableFromInline
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class MapObservable<Source, Result>: Observable<Result>, @unchecked Sendable {
     @usableFromInline
     let source: Observable<Source>
     @usableFromInline
-    let transform: (Source) throws -> Result
+    let transform: @Sendable (Source) throws -> Result
     // The sink's class, resolved where `map` was inlined (a cached constant in specialized client
     // code): `subscribe` then allocates and boxes sinks without a generic metadata lookup.
     @usableFromInline
@@ -23,7 +24,7 @@ final class MapObservable<Source, Result>: Observable<Result>, @unchecked Sendab
     let erasedSinkType: any (AnyObject & Disposable).Type
 
     @inlinable
-    init(source: Observable<Source>, transform: @escaping (Source) throws -> Result) {
+    init(source: Observable<Source>, transform: @escaping @Sendable (Source) throws -> Result) {
         self.source = source
         self.transform = transform
         self.sinkType = MapSink<Source, Result>.self
@@ -41,9 +42,9 @@ final class MapObservable<Source, Result>: Observable<Result>, @unchecked Sendab
 @usableFromInline
 // @unchecked Sendable: `transform` is immutable; state is the atomic lifecycle word of Sink.
 final class MapSink<Source, Result>: Sink<Source, Result>, @unchecked Sendable {
-    private let transform: (Source) throws -> Result
+    private let transform: @Sendable (Source) throws -> Result
 
-    init(transform: @escaping (Source) throws -> Result, downstream: ObserverNode<Result>) {
+    init(transform: @escaping @Sendable (Source) throws -> Result, downstream: ObserverNode<Result>) {
         self.transform = transform
         super.init(downstream: downstream)
     }

@@ -34,7 +34,8 @@ extension ObservableType where Element: EventConvertible {
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class MaterializeObservable<Element>: Observable<Event<Element>>, @unchecked Sendable {
     private let source: Observable<Element>
 
@@ -66,7 +67,8 @@ final class MaterializeSink<Element>: Sink<Element, Event<Element>>, @unchecked 
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class DematerializeObservable<Wrapped: EventConvertible>: Observable<Wrapped.Element>, @unchecked Sendable {
     private let source: Observable<Wrapped>
 

@@ -18,7 +18,7 @@ extension ObservableType {
     ///   the first subscriber or `connect()` of a connection needs it.
     /// - Returns: A connectable sequence whose every connection starts afresh.
     /// - Note: Thread-safe; see `ConnectableObservable`.
-    public func multicast<Subject: SubjectType>(makeSubject: @escaping @Sendable () -> Subject) -> ConnectableObservable<Element>
+    public func multicast<Subject: SubjectType & SendableMetatype>(makeSubject: @escaping @Sendable () -> Subject) -> ConnectableObservable<Element>
     where Subject.Element == Element, Subject.Observer.Element == Element {
         ConnectableObservable(source: asObservable(), makeSubject: { MulticastSubject(makeSubject()) })
     }

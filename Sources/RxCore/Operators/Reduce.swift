@@ -34,18 +34,20 @@ extension ObservableType {
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure, except the
+// elements it emits, handed across threads as every Rx element is (see `CapturedElement`).
 final class ReduceObservable<Element, Accumulate, Result>: Observable<Result>, @unchecked Sendable {
     private let source: Observable<Element>
     private let seed: Accumulate
-    private let accumulator: (Accumulate, Element) throws -> Accumulate
-    private let mapResult: (Accumulate) throws -> Result
+    private let accumulator: @Sendable (Accumulate, Element) throws -> Accumulate
+    private let mapResult: @Sendable (Accumulate) throws -> Result
 
     init(
         source: Observable<Element>,
         seed: Accumulate,
-        accumulator: @escaping (Accumulate, Element) throws -> Accumulate,
-        mapResult: @escaping (Accumulate) throws -> Result
+        accumulator: @escaping @Sendable (Accumulate, Element) throws -> Accumulate,
+        mapResult: @escaping @Sendable (Accumulate) throws -> Result
     ) {
         self.source = source
         self.seed = seed
@@ -62,14 +64,14 @@ final class ReduceObservable<Element, Accumulate, Result>: Observable<Result>, @
 
 // @unchecked Sendable: `accumulate` is touched only by upstream events, which arrive serialized.
 final class ReduceSink<Element, Accumulate, Result>: Sink<Element, Result>, @unchecked Sendable {
-    private let accumulator: (Accumulate, Element) throws -> Accumulate
-    private let mapResult: (Accumulate) throws -> Result
+    private let accumulator: @Sendable (Accumulate, Element) throws -> Accumulate
+    private let mapResult: @Sendable (Accumulate) throws -> Result
     private var accumulate: Accumulate
 
     init(
         seed: Accumulate,
-        accumulator: @escaping (Accumulate, Element) throws -> Accumulate,
-        mapResult: @escaping (Accumulate) throws -> Result,
+        accumulator: @escaping @Sendable (Accumulate, Element) throws -> Accumulate,
+        mapResult: @escaping @Sendable (Accumulate) throws -> Result,
         downstream: ObserverNode<Result>
     ) {
         self.accumulate = seed

@@ -1,6 +1,7 @@
 /// `ConnectableObservable.refCount()`: joins the current connection, listens to its subject, and
 /// starts the connection if it is the first to join.
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class RefCountObservable<Element>: Observable<Element>, @unchecked Sendable {
     private let source: ConnectableObservable<Element>
 

@@ -33,16 +33,18 @@ extension ObservableType {
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure, except the
+// elements it emits, handed across threads as every Rx element is (see `CapturedElement`).
 final class ScanObservable<Element, Accumulate>: Observable<Accumulate>, @unchecked Sendable {
     private let source: Observable<Element>
     private let seed: Accumulate
-    private let accumulator: (inout Accumulate, Element) throws -> Void
+    private let accumulator: @Sendable (inout Accumulate, Element) throws -> Void
 
     init(
         source: Observable<Element>,
         seed: Accumulate,
-        accumulator: @escaping (inout Accumulate, Element) throws -> Void
+        accumulator: @escaping @Sendable (inout Accumulate, Element) throws -> Void
     ) {
         self.source = source
         self.seed = seed
@@ -58,12 +60,12 @@ final class ScanObservable<Element, Accumulate>: Observable<Accumulate>, @unchec
 
 // @unchecked Sendable: `accumulate` is touched only by upstream events, which arrive serialized.
 final class ScanSink<Element, Accumulate>: Sink<Element, Accumulate>, @unchecked Sendable {
-    private let accumulator: (inout Accumulate, Element) throws -> Void
+    private let accumulator: @Sendable (inout Accumulate, Element) throws -> Void
     private var accumulate: Accumulate
 
     init(
         seed: Accumulate,
-        accumulator: @escaping (inout Accumulate, Element) throws -> Void,
+        accumulator: @escaping @Sendable (inout Accumulate, Element) throws -> Void,
         downstream: ObserverNode<Accumulate>
     ) {
         self.accumulate = seed

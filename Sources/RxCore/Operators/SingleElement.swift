@@ -23,12 +23,13 @@ extension ObservableType {
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class SingleElementObservable<Element>: Observable<Element>, @unchecked Sendable {
     private let source: Observable<Element>
-    private let predicate: (Element) throws -> Bool
+    private let predicate: @Sendable (Element) throws -> Bool
 
-    init(source: Observable<Element>, predicate: @escaping (Element) throws -> Bool) {
+    init(source: Observable<Element>, predicate: @escaping @Sendable (Element) throws -> Bool) {
         self.source = source
         self.predicate = predicate
     }
@@ -42,10 +43,10 @@ final class SingleElementObservable<Element>: Observable<Element>, @unchecked Se
 
 // @unchecked Sendable: `seen` is touched only by upstream events, which arrive serialized.
 final class SingleElementSink<Element>: Sink<Element, Element>, @unchecked Sendable {
-    private let predicate: (Element) throws -> Bool
+    private let predicate: @Sendable (Element) throws -> Bool
     private var seen = false
 
-    init(predicate: @escaping (Element) throws -> Bool, downstream: ObserverNode<Element>) {
+    init(predicate: @escaping @Sendable (Element) throws -> Bool, downstream: ObserverNode<Element>) {
         self.predicate = predicate
         super.init(downstream: downstream)
     }

@@ -20,12 +20,13 @@ extension ObservableType {
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class SkipObservable<Element>: Observable<Element>, @unchecked Sendable {
     private let source: Observable<Element>
-    private let shouldSkip: (Element, Int) throws -> Bool
+    private let shouldSkip: @Sendable (Element, Int) throws -> Bool
 
-    init(source: Observable<Element>, shouldSkip: @escaping (Element, Int) throws -> Bool) {
+    init(source: Observable<Element>, shouldSkip: @escaping @Sendable (Element, Int) throws -> Bool) {
         self.source = source
         self.shouldSkip = shouldSkip
     }
@@ -40,11 +41,11 @@ final class SkipObservable<Element>: Observable<Element>, @unchecked Sendable {
 /// Skips while `shouldSkip(element, index)` holds, then forwards everything.
 // @unchecked Sendable: `index`/`skipping` are touched only by upstream events, which arrive serialized.
 final class SkipSink<Element>: Sink<Element, Element>, @unchecked Sendable {
-    private let shouldSkip: (Element, Int) throws -> Bool
+    private let shouldSkip: @Sendable (Element, Int) throws -> Bool
     private var skipping = true
     private var index = 0
 
-    init(shouldSkip: @escaping (Element, Int) throws -> Bool, downstream: ObserverNode<Element>) {
+    init(shouldSkip: @escaping @Sendable (Element, Int) throws -> Bool, downstream: ObserverNode<Element>) {
         self.shouldSkip = shouldSkip
         super.init(downstream: downstream)
     }

@@ -11,7 +11,9 @@ extension ObservableType {
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure, except the
+// elements it emits, handed across threads as every Rx element is (see `CapturedElement`).
 final class StartWithObservable<Element>: Observable<Element>, @unchecked Sendable {
     private let source: Observable<Element>
     private let elements: [Element]

@@ -36,13 +36,14 @@ extension ObservableType {
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class TakeWhileObservable<Element>: Observable<Element>, @unchecked Sendable {
     private let source: Observable<Element>
     private let behavior: TakeBehavior
-    private let isLast: (Element) throws -> Bool
+    private let isLast: @Sendable (Element) throws -> Bool
 
-    init(source: Observable<Element>, behavior: TakeBehavior, isLast: @escaping (Element) throws -> Bool) {
+    init(source: Observable<Element>, behavior: TakeBehavior, isLast: @escaping @Sendable (Element) throws -> Bool) {
         self.source = source
         self.behavior = behavior
         self.isLast = isLast
@@ -57,10 +58,10 @@ final class TakeWhileObservable<Element>: Observable<Element>, @unchecked Sendab
 
 // @unchecked Sendable: immutable closures; state is the atomic lifecycle word of Sink.
 final class TakeWhileSink<Element>: Sink<Element, Element>, @unchecked Sendable {
-    private let isLast: (Element) throws -> Bool
+    private let isLast: @Sendable (Element) throws -> Bool
     private let behavior: TakeBehavior
 
-    init(isLast: @escaping (Element) throws -> Bool, behavior: TakeBehavior, downstream: ObserverNode<Element>) {
+    init(isLast: @escaping @Sendable (Element) throws -> Bool, behavior: TakeBehavior, downstream: ObserverNode<Element>) {
         self.isLast = isLast
         self.behavior = behavior
         super.init(downstream: downstream)

@@ -19,7 +19,8 @@ extension Observable where Element: FixedWidthInteger & SendableMetatype {
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class TimerObservable<Element: FixedWidthInteger & SendableMetatype>: Observable<Element>, @unchecked Sendable {
     private let dueTime: RxTimeInterval
     private let period: RxTimeInterval?

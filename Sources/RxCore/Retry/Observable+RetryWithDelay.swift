@@ -49,10 +49,10 @@ extension ObservableType {
     /// `delayFor(retryNumber, error)` gives the seconds to wait before retry number `retryNumber`.
     package func retry(
         _ maxAttemptCount: Int,
-        delayFor: @escaping (Int, Error) -> Double,
+        delayFor: @escaping @Sendable (Int, Error) -> Double,
         scheduler: SchedulerType,
         didBecomeReachable: Observable<Void>,
-        shouldRetry: @escaping (Error) -> Bool,
+        shouldRetry: @escaping @Sendable (Error) -> Bool,
         onRetry: (@Sendable (RetryNotification<Error>) -> Void)? = nil
     ) -> Observable<Element> {
         RetryWithDelayObservable(
@@ -93,14 +93,15 @@ extension Single {
 struct RetryWithDelayPolicy {
     let maxAttemptCount: Int
     /// Seconds before retry number n (1-based), given the error that ended the attempt.
-    let delayFor: (Int, Error) -> Double
+    let delayFor: @Sendable (Int, Error) -> Double
     let scheduler: SchedulerType
     let didBecomeReachable: Observable<Void>
-    let shouldRetry: (Error) -> Bool
+    let shouldRetry: @Sendable (Error) -> Bool
     let onRetry: (@Sendable (RetryNotification<Error>) -> Void)?
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class RetryWithDelayObservable<Element>: Observable<Element>, @unchecked Sendable {
     private let source: Observable<Element>
     private let policy: RetryWithDelayPolicy

@@ -6,7 +6,7 @@ struct DispatchQueueConfiguration: Sendable {
     let queue: DispatchQueue
     let leeway: DispatchTimeInterval
 
-    func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+    func schedule<StateType>(_ state: StateType, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         let scheduled = ScheduledAction(state: state, action: action)
         queue.async { scheduled.run() }
         return scheduled
@@ -15,7 +15,7 @@ struct DispatchQueueConfiguration: Sendable {
     func scheduleRelative<StateType>(
         _ state: StateType,
         dueTime: RxTimeInterval,
-        action: @escaping (StateType) -> Disposable
+        action: @escaping @Sendable (StateType) -> Disposable
     ) -> Disposable {
         let scheduled = ScheduledAction(state: state, action: action)
         guard dueTime.timeInterval < .infinity else {
@@ -38,7 +38,7 @@ struct DispatchQueueConfiguration: Sendable {
         _ state: StateType,
         startAfter: RxTimeInterval,
         period: RxTimeInterval,
-        action: @escaping (StateType) -> StateType
+        action: @escaping @Sendable (StateType) -> StateType
     ) -> Disposable {
         let periodic = PeriodicTimerWork(state: state, action: action)
         guard startAfter.timeInterval < .infinity, period.timeInterval < .infinity else { return periodic }
@@ -80,9 +80,9 @@ final class PeriodicTimerWork<StateType>: Cancelable, @unchecked Sendable {
     }
 
     private let state: LockedState<State>
-    private let action: (StateType) -> StateType
+    private let action: @Sendable (StateType) -> StateType
 
-    init(state: StateType, action: @escaping (StateType) -> StateType) {
+    init(state: StateType, action: @escaping @Sendable (StateType) -> StateType) {
         self.state = .make(State(value: state))
         self.action = action
         Resources.incrementTotal()

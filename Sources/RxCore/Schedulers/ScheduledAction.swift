@@ -12,12 +12,12 @@ final class ScheduledAction<StateType>: Cancelable, @unchecked Sendable {
     private struct State {
         var phase: Phase
         /// What keeps the action alive until its time (a timer source); released on dispose.
-        var cancel: (() -> Void)?
+        var cancel: (@Sendable () -> Void)?
     }
 
     private let state: LockedState<State>
 
-    init(state: StateType, action: @escaping (StateType) -> Disposable) {
+    init(state: StateType, action: @escaping @Sendable (StateType) -> Disposable) {
         self.state = .make(State(phase: .pending(state, action)))
         Resources.incrementTotal()
     }
@@ -31,7 +31,7 @@ final class ScheduledAction<StateType>: Cancelable, @unchecked Sendable {
     }
 
     /// Registers what to cancel on dispose; runs it at once if already disposed.
-    func setCancellation(_ cancel: @escaping () -> Void) {
+    func setCancellation(_ cancel: @escaping @Sendable () -> Void) {
         let cancelNow = state.withLock { state -> Bool in
             if case .disposed = state.phase { return true }
             state.cancel = cancel
@@ -42,7 +42,7 @@ final class ScheduledAction<StateType>: Cancelable, @unchecked Sendable {
 
     /// Runs the action unless it already ran or was disposed.
     func run() {
-        let work = state.withLock { state -> (StateType, (StateType) -> Disposable, (() -> Void)?)? in
+        let work = state.withLock { state -> (StateType, (StateType) -> Disposable, (@Sendable () -> Void)?)? in
             guard case .pending(let value, let action) = state.phase else { return nil }
             state.phase = .running
             defer { state.cancel = nil }
@@ -63,7 +63,7 @@ final class ScheduledAction<StateType>: Cancelable, @unchecked Sendable {
     }
 
     func dispose() {
-        let (result, cancel) = state.withLock { state -> (Disposable?, (() -> Void)?) in
+        let (result, cancel) = state.withLock { state -> (Disposable?, (@Sendable () -> Void)?) in
             defer {
                 state.phase = .disposed
                 state.cancel = nil

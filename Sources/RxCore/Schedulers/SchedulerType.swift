@@ -63,10 +63,10 @@ final class PeriodicWork<Scheduler: SchedulerType, StateType>: Disposable, @unch
 
     private let scheduler: Scheduler
     private let period: RxTimeInterval
-    private let action: (StateType) -> StateType
+    private let action: @Sendable (StateType) -> StateType
     private let state: LockedState<State>
 
-    init(scheduler: Scheduler, period: RxTimeInterval, state: StateType, action: @escaping (StateType) -> StateType) {
+    init(scheduler: Scheduler, period: RxTimeInterval, state: StateType, action: @escaping @Sendable (StateType) -> StateType) {
         self.scheduler = scheduler
         self.period = period
         self.action = action

@@ -36,7 +36,8 @@ extension Completable {
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class AndThenObservable<Element>: Observable<Element>, @unchecked Sendable {
     private let first: Observable<Never>
     private let second: Observable<Element>

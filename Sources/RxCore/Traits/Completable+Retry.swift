@@ -27,7 +27,7 @@ extension Completable {
     ///   error fails the `Completable`, its completion completes it.
     /// - Returns: A `Completable` that completes with the first attempt that does.
     /// - Note: Thread-safe, in constant stack depth; see `Observable.retry(when:)`.
-    public func retry<Trigger: ObservableType, Failure: Swift.Error>(
+    public func retry<Trigger: ObservableType & SendableMetatype, Failure: Swift.Error>(
         when notificationHandler: @escaping @Sendable (Observable<Failure>) -> Trigger
     ) -> Completable {
         Completable(unchecked: source.retry(when: notificationHandler))
@@ -39,7 +39,7 @@ extension Completable {
     /// - Parameter notificationHandler: Builds the trigger from the sequence of errors.
     /// - Returns: A `Completable` that completes with the first attempt that does.
     /// - Note: Thread-safe; see `Observable.retry(when:)`.
-    public func retry<Trigger: ObservableType>(
+    public func retry<Trigger: ObservableType & SendableMetatype>(
         when notificationHandler: @escaping @Sendable (Observable<Swift.Error>) -> Trigger
     ) -> Completable {
         Completable(unchecked: source.retry(when: notificationHandler))
@@ -50,7 +50,7 @@ extension Completable {
     /// - Parameter notificationHandler: Builds the trigger from the sequence of typed errors.
     /// - Returns: A `Completable` that completes with the first attempt that does.
     /// - Note: Thread-safe; see `Observable.retry(when:)`.
-    public func retryWhen<Trigger: ObservableType, Failure: Swift.Error>(
+    public func retryWhen<Trigger: ObservableType & SendableMetatype, Failure: Swift.Error>(
         _ notificationHandler: @escaping @Sendable (Observable<Failure>) -> Trigger
     ) -> Completable {
         retry(when: notificationHandler)
@@ -61,7 +61,7 @@ extension Completable {
     /// - Parameter notificationHandler: Builds the trigger from the sequence of errors.
     /// - Returns: A `Completable` that completes with the first attempt that does.
     /// - Note: Thread-safe; see `Observable.retry(when:)`.
-    public func retryWhen<Trigger: ObservableType>(
+    public func retryWhen<Trigger: ObservableType & SendableMetatype>(
         _ notificationHandler: @escaping @Sendable (Observable<Swift.Error>) -> Trigger
     ) -> Completable {
         retry(when: notificationHandler)

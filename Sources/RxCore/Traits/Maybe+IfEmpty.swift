@@ -7,7 +7,8 @@ extension Maybe {
     public func ifEmpty(default: Element) -> Single<Element> {
         // `first()` yields `Optional(element)`, or `nil` for an empty completion; `??` on the
         // doubly optional value keeps a `nil` element of an optional `Element` as it is.
-        Single(unchecked: MapObservable(source: source.first().asObservable()) { $0 ?? `default` })
+        let fallback = CapturedElement(`default`)
+        return Single(unchecked: source.first().asObservable().map { $0 ?? fallback.value })
     }
 
     /// Continues with `other` when this `Maybe` completes without an element.

@@ -98,16 +98,16 @@ public struct Maybe<Element>: ObservableConvertibleType, Sendable {
 /// of them when the subscription ends.
 // @unchecked Sendable: the handlers are immutable; the lifecycle word orders the one event and dispose.
 final class MaybeSubscriber<Element>: HandledSubscriber<Element>, @unchecked Sendable {
-    private let successHandler: ((Element) -> Void)?
-    private let errorHandler: ((Swift.Error) -> Void)?
-    private let completedHandler: (() -> Void)?
-    private let disposedHandler: (() -> Void)?
+    private let successHandler: (@Sendable (Element) -> Void)?
+    private let errorHandler: (@Sendable (Swift.Error) -> Void)?
+    private let completedHandler: (@Sendable () -> Void)?
+    private let disposedHandler: (@Sendable () -> Void)?
 
     init(
-        onSuccess: ((Element) -> Void)?,
-        onError: ((Swift.Error) -> Void)?,
-        onCompleted: (() -> Void)?,
-        onDisposed: (() -> Void)?
+        onSuccess: (@Sendable (Element) -> Void)?,
+        onError: (@Sendable (Swift.Error) -> Void)?,
+        onCompleted: (@Sendable () -> Void)?,
+        onDisposed: (@Sendable () -> Void)?
     ) {
         successHandler = onSuccess
         errorHandler = onError

@@ -29,7 +29,7 @@ extension Single {
     ///   complete without an element), also when seen through `asObservable()`.
     /// - Returns: A `Single` of the first success.
     /// - Note: Thread-safe, in constant stack depth; see `Observable.retry(when:)`.
-    public func retry<Trigger: ObservableType, Failure: Error>(
+    public func retry<Trigger: ObservableType & SendableMetatype, Failure: Error>(
         when notificationHandler: @escaping @Sendable (Observable<Failure>) -> Trigger
     ) -> Single<Element> {
         source.retry(when: notificationHandler).asSingle()
@@ -40,7 +40,7 @@ extension Single {
     ///
     /// - Parameter notificationHandler: Builds the trigger from the sequence of errors.
     /// - Returns: A `Single` of the first success.
-    public func retry<Trigger: ObservableType>(
+    public func retry<Trigger: ObservableType & SendableMetatype>(
         when notificationHandler: @escaping @Sendable (Observable<Error>) -> Trigger
     ) -> Single<Element> {
         source.retry(when: notificationHandler).asSingle()
@@ -50,7 +50,7 @@ extension Single {
     ///
     /// - Parameter notificationHandler: Builds the trigger from the sequence of errors.
     /// - Returns: A `Single` of the first success.
-    public func retryWhen<Trigger: ObservableType>(
+    public func retryWhen<Trigger: ObservableType & SendableMetatype>(
         _ notificationHandler: @escaping @Sendable (Observable<Error>) -> Trigger
     ) -> Single<Element> {
         source.retry(when: notificationHandler).asSingle()

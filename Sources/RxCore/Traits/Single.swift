@@ -97,14 +97,14 @@ public struct Single<Element>: ObservableConvertibleType, Sendable {
 // @unchecked Sendable: the handlers are immutable; the lifecycle word orders the one event and dispose.
 final class SingleSubscriber<Element>: HandledSubscriber<Element>, @unchecked Sendable {
     @usableFromInline
-    let successHandler: ((Element) -> Void)?
+    let successHandler: (@Sendable (Element) -> Void)?
     @usableFromInline
-    let failureHandler: ((Error) -> Void)?
+    let failureHandler: (@Sendable (Error) -> Void)?
     @usableFromInline
-    let disposedHandler: (() -> Void)?
+    let disposedHandler: (@Sendable () -> Void)?
 
     @inlinable
-    init(onSuccess: ((Element) -> Void)?, onFailure: ((Error) -> Void)?, onDisposed: (() -> Void)?) {
+    init(onSuccess: (@Sendable (Element) -> Void)?, onFailure: (@Sendable (Error) -> Void)?, onDisposed: (@Sendable () -> Void)?) {
         successHandler = onSuccess
         failureHandler = onFailure
         disposedHandler = onDisposed

@@ -139,13 +139,14 @@ extension ObservableType where Element == Any {
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class CombineLatest2Observable<E1, E2, Result>: Observable<Result>, @unchecked Sendable {
     private let source1: Observable<E1>
     private let source2: Observable<E2>
-    private let resultSelector: (E1, E2) throws -> Result
+    private let resultSelector: @Sendable (E1, E2) throws -> Result
 
-    init(_ source1: Observable<E1>, _ source2: Observable<E2>, resultSelector: @escaping (E1, E2) throws -> Result) {
+    init(_ source1: Observable<E1>, _ source2: Observable<E2>, resultSelector: @escaping @Sendable (E1, E2) throws -> Result) {
         self.source1 = source1
         self.source2 = source2
         self.resultSelector = resultSelector
@@ -158,16 +159,17 @@ final class CombineLatest2Observable<E1, E2, Result>: Observable<Result>, @unche
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class CombineLatest3Observable<E1, E2, E3, Result>: Observable<Result>, @unchecked Sendable {
     private let source1: Observable<E1>
     private let source2: Observable<E2>
     private let source3: Observable<E3>
-    private let resultSelector: (E1, E2, E3) throws -> Result
+    private let resultSelector: @Sendable (E1, E2, E3) throws -> Result
 
     init(
         _ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>,
-        resultSelector: @escaping (E1, E2, E3) throws -> Result
+        resultSelector: @escaping @Sendable (E1, E2, E3) throws -> Result
     ) {
         self.source1 = source1
         self.source2 = source2
@@ -182,17 +184,18 @@ final class CombineLatest3Observable<E1, E2, E3, Result>: Observable<Result>, @u
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class CombineLatest4Observable<E1, E2, E3, E4, Result>: Observable<Result>, @unchecked Sendable {
     private let source1: Observable<E1>
     private let source2: Observable<E2>
     private let source3: Observable<E3>
     private let source4: Observable<E4>
-    private let resultSelector: (E1, E2, E3, E4) throws -> Result
+    private let resultSelector: @Sendable (E1, E2, E3, E4) throws -> Result
 
     init(
         _ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>,
-        resultSelector: @escaping (E1, E2, E3, E4) throws -> Result
+        resultSelector: @escaping @Sendable (E1, E2, E3, E4) throws -> Result
     ) {
         self.source1 = source1
         self.source2 = source2

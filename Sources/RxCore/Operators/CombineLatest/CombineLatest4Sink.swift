@@ -15,9 +15,9 @@ final class CombineLatest4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Resu
     }
 
     private let state = LockedState.make(State())
-    private let resultSelector: (E1, E2, E3, E4) throws -> Result
+    private let resultSelector: @Sendable (E1, E2, E3, E4) throws -> Result
 
-    init(resultSelector: @escaping (E1, E2, E3, E4) throws -> Result, downstream: ObserverNode<Result>) {
+    init(resultSelector: @escaping @Sendable (E1, E2, E3, E4) throws -> Result, downstream: ObserverNode<Result>) {
         self.resultSelector = resultSelector
         super.init(downstream: downstream)
     }

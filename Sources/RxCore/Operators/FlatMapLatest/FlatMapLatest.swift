@@ -11,14 +11,14 @@ extension ObservableType {
     /// - Note: `selector` runs on the thread this sequence emits on. The result's events are
     ///   serialized (never concurrent, never re-entrant) and arrive on the thread of the sequence
     ///   that sent them.
-    public func flatMapLatest<Source: ObservableConvertibleType>(
+    public func flatMapLatest<Source: ObservableConvertibleType & SendableMetatype>(
         _ selector: @escaping @Sendable (Element) throws -> Source
     ) -> Observable<Source.Element> {
         FlatMapLatestObservable(source: asObservable()) { try selector($0).asObservable() }
     }
 }
 
-extension ObservableType where Element: ObservableConvertibleType {
+extension ObservableType where Element: ObservableConvertibleType & SendableMetatype {
     /// Mirrors the most recent inner sequence this sequence emitted, disposing the previous one.
     ///
     /// - Returns: A sequence that completes when this sequence and the latest inner one have
@@ -31,12 +31,13 @@ extension ObservableType where Element: ObservableConvertibleType {
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class FlatMapLatestObservable<SourceElement, Element>: Observable<Element>, @unchecked Sendable {
     private let source: Observable<SourceElement>
-    private let selector: (SourceElement) throws -> Observable<Element>
+    private let selector: @Sendable (SourceElement) throws -> Observable<Element>
 
-    init(source: Observable<SourceElement>, selector: @escaping (SourceElement) throws -> Observable<Element>) {
+    init(source: Observable<SourceElement>, selector: @escaping @Sendable (SourceElement) throws -> Observable<Element>) {
         self.source = source
         self.selector = selector
     }

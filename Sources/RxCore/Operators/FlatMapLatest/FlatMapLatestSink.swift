@@ -23,11 +23,11 @@ final class FlatMapLatestSink<SourceElement, Element>: DrainingSink<SourceElemen
     }
 
     private let state = LockedState.make(State())
-    private let selector: (SourceElement) throws -> Observable<Element>
+    private let selector: @Sendable (SourceElement) throws -> Observable<Element>
     /// The inner observers' class, looked up once (see `MergeSink.innerType`).
     private let innerType = Inner.self
 
-    init(selector: @escaping (SourceElement) throws -> Observable<Element>, downstream: ObserverNode<Element>) {
+    init(selector: @escaping @Sendable (SourceElement) throws -> Observable<Element>, downstream: ObserverNode<Element>) {
         self.selector = selector
         super.init(downstream: downstream)
     }

@@ -9,7 +9,7 @@ extension ObservableType {
     /// - Note: `selector` runs on the thread this sequence emits on. Inner sequences may emit
     ///   concurrently; the result's events are serialized (never concurrent, never re-entrant) and
     ///   arrive on the thread of one of them. Each inner sequence's elements keep their order.
-    public func flatMap<Source: ObservableConvertibleType>(
+    public func flatMap<Source: ObservableConvertibleType & SendableMetatype>(
         _ selector: @escaping @Sendable (Element) throws -> Source
     ) -> Observable<Source.Element> {
         FlatMapObservable(source: asObservable(), maxConcurrent: .max, dropsWhenBusy: false) {
@@ -26,7 +26,7 @@ extension ObservableType {
     ///   and fails, disposing everything, as soon as any of them (or the selector) fails.
     /// - Note: Inner sequences that complete synchronously are subscribed in a loop, without growing
     ///   the stack. The result's events are serialized.
-    public func concatMap<Source: ObservableConvertibleType>(
+    public func concatMap<Source: ObservableConvertibleType & SendableMetatype>(
         _ selector: @escaping @Sendable (Element) throws -> Source
     ) -> Observable<Source.Element> {
         FlatMapObservable(source: asObservable(), maxConcurrent: 1, dropsWhenBusy: false) {
@@ -42,7 +42,7 @@ extension ObservableType {
     /// - Returns: A sequence that completes when this sequence and the running inner one have
     ///   completed, and fails as soon as either (or the selector) fails.
     /// - Note: The result's events are serialized.
-    public func flatMapFirst<Source: ObservableConvertibleType>(
+    public func flatMapFirst<Source: ObservableConvertibleType & SendableMetatype>(
         _ selector: @escaping @Sendable (Element) throws -> Source
     ) -> Observable<Source.Element> {
         FlatMapObservable(source: asObservable(), maxConcurrent: 1, dropsWhenBusy: true) {

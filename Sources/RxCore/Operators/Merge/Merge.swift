@@ -40,7 +40,7 @@ extension ObservableType {
     }
 }
 
-extension ObservableType where Element: ObservableConvertibleType {
+extension ObservableType where Element: ObservableConvertibleType & SendableMetatype {
     /// Merges the inner sequences this sequence emits: each is subscribed as it arrives.
     ///
     /// - Returns: A sequence that completes when this sequence and every inner one have completed,
@@ -76,7 +76,8 @@ extension ObservableType where Element: ObservableConvertibleType {
 }
 
 /// `merge` over a fixed list of sources.
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class MergeArrayObservable<Element>: Observable<Element>, @unchecked Sendable {
     private let sources: [Observable<Element>]
 
@@ -94,16 +95,17 @@ final class MergeArrayObservable<Element>: Observable<Element>, @unchecked Senda
 }
 
 /// `flatMap` and its relatives over an outer sequence; see `MergeSink`.
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class FlatMapObservable<SourceElement, Element>: Observable<Element>, @unchecked Sendable {
     private let source: Observable<SourceElement>
-    private let selector: (SourceElement) throws -> Observable<Element>
+    private let selector: @Sendable (SourceElement) throws -> Observable<Element>
     private let maxConcurrent: Int
     private let dropsWhenBusy: Bool
 
     init(
         source: Observable<SourceElement>, maxConcurrent: Int, dropsWhenBusy: Bool,
-        selector: @escaping (SourceElement) throws -> Observable<Element>
+        selector: @escaping @Sendable (SourceElement) throws -> Observable<Element>
     ) {
         self.source = source
         self.selector = selector

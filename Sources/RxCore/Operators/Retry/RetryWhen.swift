@@ -16,7 +16,7 @@ extension ObservableType {
     /// - Note: A new attempt is subscribed on the thread the trigger fires on, in constant stack
     ///   depth even when everything is synchronous. The trigger may fire on any thread: deliveries
     ///   downstream never overlap and the errors sequence is serialized. Thread-safe.
-    public func retry<Trigger: ObservableType, Failure: Error>(
+    public func retry<Trigger: ObservableType & SendableMetatype, Failure: Error>(
         when notificationHandler: @escaping @Sendable (Observable<Failure>) -> Trigger
     ) -> Observable<Element> {
         RetryWhenObservable(source: asObservable()) { notificationHandler($0).asObservable() }
@@ -28,7 +28,7 @@ extension ObservableType {
     /// - Parameter notificationHandler: Builds the trigger from the sequence of errors.
     /// - Returns: The elements of every attempt.
     /// - Note: Thread-safe; see the typed variant.
-    public func retry<Trigger: ObservableType>(
+    public func retry<Trigger: ObservableType & SendableMetatype>(
         when notificationHandler: @escaping @Sendable (Observable<Error>) -> Trigger
     ) -> Observable<Element> {
         RetryWhenObservable(source: asObservable()) { notificationHandler($0).asObservable() }
@@ -40,7 +40,7 @@ extension ObservableType {
     /// - Parameter notificationHandler: Builds the trigger from the sequence of typed errors.
     /// - Returns: The elements of every attempt.
     /// - Note: Thread-safe; see `retry(when:)`.
-    public func retryWhen<Trigger: ObservableType, Failure: Error>(
+    public func retryWhen<Trigger: ObservableType & SendableMetatype, Failure: Error>(
         _ notificationHandler: @escaping @Sendable (Observable<Failure>) -> Trigger
     ) -> Observable<Element> {
         retry(when: notificationHandler)
@@ -52,19 +52,20 @@ extension ObservableType {
     /// - Parameter notificationHandler: Builds the trigger from the sequence of errors.
     /// - Returns: The elements of every attempt.
     /// - Note: Thread-safe; see `retry(when:)`.
-    public func retryWhen<Trigger: ObservableType>(
+    public func retryWhen<Trigger: ObservableType & SendableMetatype>(
         _ notificationHandler: @escaping @Sendable (Observable<Error>) -> Trigger
     ) -> Observable<Element> {
         retry(when: notificationHandler)
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class RetryWhenObservable<Element, Failure: Error, Trigger>: Observable<Element>, @unchecked Sendable {
     private let source: Observable<Element>
-    private let notificationHandler: (Observable<Failure>) -> Observable<Trigger>
+    private let notificationHandler: @Sendable (Observable<Failure>) -> Observable<Trigger>
 
-    init(source: Observable<Element>, notificationHandler: @escaping (Observable<Failure>) -> Observable<Trigger>) {
+    init(source: Observable<Element>, notificationHandler: @escaping @Sendable (Observable<Failure>) -> Observable<Trigger>) {
         self.source = source
         self.notificationHandler = notificationHandler
     }

@@ -15,9 +15,9 @@ protocol SourceObserverParent: AnyObject {
 final class SourceObserver<Element>: SubscriptionNode<Element>, @unchecked Sendable {
     private let parent: SourceObserverParent
     private let index: Int
-    private let nextHandler: (Element) -> Void
+    private let nextHandler: @Sendable (Element) -> Void
 
-    init(parent: SourceObserverParent, index: Int, onNext: @escaping (Element) -> Void) {
+    init(parent: SourceObserverParent, index: Int, onNext: @escaping @Sendable (Element) -> Void) {
         self.parent = parent
         self.index = index
         self.nextHandler = onNext

@@ -35,16 +35,17 @@ extension ObservableType {
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class WithLatestFromObservable<First, Second, Result>: Observable<Result>, @unchecked Sendable {
     private let source: Observable<First>
     private let second: Observable<Second>
-    private let resultSelector: (First, Second) throws -> Result
+    private let resultSelector: @Sendable (First, Second) throws -> Result
 
     init(
         source: Observable<First>,
         second: Observable<Second>,
-        resultSelector: @escaping (First, Second) throws -> Result
+        resultSelector: @escaping @Sendable (First, Second) throws -> Result
     ) {
         self.source = source
         self.second = second

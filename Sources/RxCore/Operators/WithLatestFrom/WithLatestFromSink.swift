@@ -32,10 +32,10 @@ final class WithLatestFromSink<First, Second, Result>: Sink<First, Result>, @unc
         case drop
     }
 
-    private let resultSelector: (First, Second) throws -> Result
+    private let resultSelector: @Sendable (First, Second) throws -> Result
     private let state = LockedState<State>.make(State())
 
-    init(resultSelector: @escaping (First, Second) throws -> Result, downstream: ObserverNode<Result>) {
+    init(resultSelector: @escaping @Sendable (First, Second) throws -> Result, downstream: ObserverNode<Result>) {
         self.resultSelector = resultSelector
         super.init(downstream: downstream)
     }

@@ -30,12 +30,13 @@ extension ObservableType {
     }
 }
 
-// @unchecked Sendable: immutable after init.
+// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
+// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
 final class ZipCollectionObservable<SourceElement, Result>: Observable<Result>, @unchecked Sendable {
     private let sources: [Observable<SourceElement>]
-    private let resultSelector: ([SourceElement]) throws -> Result
+    private let resultSelector: @Sendable ([SourceElement]) throws -> Result
 
-    init(sources: [Observable<SourceElement>], resultSelector: @escaping ([SourceElement]) throws -> Result) {
+    init(sources: [Observable<SourceElement>], resultSelector: @escaping @Sendable ([SourceElement]) throws -> Result) {
         self.sources = sources
         self.resultSelector = resultSelector
     }

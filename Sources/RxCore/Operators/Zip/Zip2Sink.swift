@@ -17,9 +17,9 @@ final class Zip2Sink<E1, E2, Result>: DrainingSink<Never, Result>, SourceObserve
     }
 
     private let state = LockedState.make(State())
-    private let resultSelector: (E1, E2) throws -> Result
+    private let resultSelector: @Sendable (E1, E2) throws -> Result
 
-    init(resultSelector: @escaping (E1, E2) throws -> Result, downstream: ObserverNode<Result>) {
+    init(resultSelector: @escaping @Sendable (E1, E2) throws -> Result, downstream: ObserverNode<Result>) {
         self.resultSelector = resultSelector
         super.init(downstream: downstream)
     }

@@ -15,9 +15,9 @@ final class ZipCollectionSink<SourceElement, Result>: DrainingSink<Never, Result
     }
 
     private let state: LockedState<State>
-    private let resultSelector: ([SourceElement]) throws -> Result
+    private let resultSelector: @Sendable ([SourceElement]) throws -> Result
 
-    init(count: Int, resultSelector: @escaping ([SourceElement]) throws -> Result, downstream: ObserverNode<Result>) {
+    init(count: Int, resultSelector: @escaping @Sendable ([SourceElement]) throws -> Result, downstream: ObserverNode<Result>) {
         state = .make(State(
             buffers: Array(repeating: FIFOBuffer(), count: count),
             progress: CombiningProgress(arity: count)

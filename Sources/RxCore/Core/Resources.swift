@@ -22,6 +22,13 @@ public enum Resources {
         #endif
     }
 
+    /// How many times, in this process, an `Observable.create` observer received events from two
+    /// threads at once (DEBUG builds check this rule of the Rx grammar; release builds report 0).
+    /// A test can assert that it stays 0.
+    public static var serializationViolations: Int {
+        serializationViolationCount.load(ordering: .relaxed)
+    }
+
     /// Records one more live resource; public so that other modules' resources count too.
     @inline(never)
     public static func incrementTotal() {

@@ -55,15 +55,24 @@ final class AnonymousObservable<Element>: Observable<Element>, @unchecked Sendab
 @usableFromInline
 // @unchecked Sendable: no state beyond the atomic lifecycle word of Sink.
 final class PassThroughSink<Element>: Sink<Element, Element>, @unchecked Sendable {
+    /// DEBUG builds: reports events sent concurrently by the source (see `SerializationTracker`).
+    private let tracker = SerializationTracker()
+
     override func onNext(_ element: Element) {
+        let entered = tracker.enter()
         forwardNext(element)
+        tracker.leave(entered)
     }
 
     override func onError(_ error: Error) {
+        let entered = tracker.enter()
         forwardError(error)
+        tracker.leave(entered)
     }
 
     override func onCompleted() {
+        let entered = tracker.enter()
         forwardCompleted()
+        tracker.leave(entered)
     }
 }

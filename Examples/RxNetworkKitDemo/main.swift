@@ -292,7 +292,32 @@ print("   \(completed) decoded in \(ms(batchTime)) (\(String(format: "%.0f", Dou
       + "the same over AsyncHTTPClient: swift run --package-path Transports/AsyncHTTPClient transport-demo")
 _ = outcome(of: throughputClient.shutdown(gracePeriod: 1).andThen(Single.just(())))
 
-print("13. graceful shutdown")
+print("13. RxSwift's vocabulary: a BehaviorRelay setting, withLatestFrom, a Maybe cache in front of the network")
+let (vocabulary, vocabularyTime) = timed { () -> String in
+    let region = BehaviorRelay(value: "eu")
+    let ticks = PublishRelay<Int>()
+    let tagged = LockedLines()
+    let tagging = ticks.withLatestFrom(region) { tick, region in "\(region) \(tick)" }
+        .subscribe(onNext: { tagged.append($0) })
+    for tick in 0..<1_000 {
+        if tick == 600 { region.accept("us") }
+        ticks.accept(tick)
+    }
+    tagging.dispose()
+    let cache = BehaviorRelay<User?>(value: nil)
+    func cachedUser() -> Single<User> {
+        Maybe.just(cache.value).compactMap { $0 }
+            .ifEmpty(switchTo: client.rx.request(GetUser(id: 42)).do(onSuccess: { cache.accept($0) }))
+    }
+    let miss = outcome(of: cachedUser())
+    let (hit, hitTime) = timed { outcome(of: cachedUser()) }
+    let regions = Dictionary(grouping: tagged.lines) { String($0.prefix(2)) }.mapValues(\.count)
+    return "\(tagged.lines.count) events tagged (eu \(regions["eu"] ?? 0), us \(regions["us"] ?? 0)); "
+        + "cache miss -> \(describe(miss)), then hit -> \(describe(hit)) in \(ms(hitTime)) (no request)"
+}
+print("   \(vocabulary); \(ms(vocabularyTime)) in all")
+
+print("14. graceful shutdown")
 server.route(.get, "/slow", LoopbackHTTPResponse.text("finished").delayed(by: 0.2))
 server.route(.get, "/unavailable", .status(503))
 let finishedInFlight = LockedLines()

@@ -42,18 +42,13 @@ final class TakeUntilObservable<Element, Other>: Observable<Element>, @unchecked
 /// Forwards the source and serializes it with the trigger, which may fire on another thread.
 // @unchecked Sendable: mutable state is in `state` (a LockedState); the rest is the atomic lifecycle.
 final class TakeUntilSink<Element>: Sink<Element, Element>, @unchecked Sendable {
-    enum Terminal {
-        case completed
-        case error(Error)
-    }
-
     enum Phase {
         /// No delivery in progress.
         case idle
         /// A source element is being delivered by the thread that set this.
         case emitting
         /// As `emitting`, and the trigger fired meanwhile: the emitting thread delivers this next.
-        case emittingThenStop(Terminal)
+        case emittingThenStop(Termination)
         /// A terminal event went out, or the sink was disposed.
         case stopped
     }
@@ -102,7 +97,7 @@ final class TakeUntilSink<Element>: Sink<Element, Element>, @unchecked Sendable 
             forwardNext(element)
         case .owner:
             forwardNext(element)
-            let pending = state.withLock { state -> Terminal? in
+            let pending = state.withLock { state -> Termination? in
                 switch state.phase {
                 case .emitting:
                     state.phase = .idle
@@ -115,7 +110,7 @@ final class TakeUntilSink<Element>: Sink<Element, Element>, @unchecked Sendable 
                 }
             }
             if let pending {
-                deliver(pending)
+                forward(pending)
             }
         }
     }
@@ -133,7 +128,7 @@ final class TakeUntilSink<Element>: Sink<Element, Element>, @unchecked Sendable 
     }
 
     /// The trigger fired (`.completed`) or failed: terminate now, or after the delivery in progress.
-    func triggerFired(_ terminal: Terminal) {
+    func triggerFired(_ terminal: Termination) {
         let deliverNow = state.withLock { state -> Bool in
             switch state.phase {
             case .idle:
@@ -147,7 +142,7 @@ final class TakeUntilSink<Element>: Sink<Element, Element>, @unchecked Sendable 
             }
         }
         if deliverNow {
-            deliver(terminal)
+            forward(terminal)
         }
     }
 
@@ -173,12 +168,6 @@ final class TakeUntilSink<Element>: Sink<Element, Element>, @unchecked Sendable 
         }
     }
 
-    private func deliver(_ terminal: Terminal) {
-        switch terminal {
-        case .completed: forwardCompleted()
-        case .error(let error): forwardError(error)
-        }
-    }
 }
 
 /// Observes `other` for a `TakeUntilSink`.

@@ -7,11 +7,6 @@
 /// while an attempt runs is remembered (`latched`) and delivered when that attempt fails.
 // @unchecked Sendable: all mutable state is in `state`; `errors` is immutable.
 final class RetryWhenSink<Element, Failure: Error>: ResubscribingSink<Element>, @unchecked Sendable {
-    enum Terminal {
-        case completed
-        case error(Error)
-    }
-
     private enum Phase {
         case running
         case waiting
@@ -20,13 +15,13 @@ final class RetryWhenSink<Element, Failure: Error>: ResubscribingSink<Element>, 
 
     private enum FailureAction {
         case none
-        case deliver(Terminal)
+        case deliver(Termination)
         case notify
     }
 
     private struct State {
         var phase = Phase.running
-        var latched: Terminal?
+        var latched: Termination?
         var trigger: Disposable?
         var isDisposed = false
         /// A thread is handing errors to the relay; others queue theirs in `pendingErrors`.
@@ -79,7 +74,7 @@ final class RetryWhenSink<Element, Failure: Error>: ResubscribingSink<Element>, 
         case .none:
             return
         case .deliver(let terminal):
-            deliver(terminal)
+            forward(terminal)
         case .notify:
             var next: Failure? = failure
             while let current = next {
@@ -114,7 +109,7 @@ final class RetryWhenSink<Element, Failure: Error>: ResubscribingSink<Element>, 
     }
 
     /// The trigger ended: end the sequence now if no attempt runs, else when the running one fails.
-    func triggerEnded(_ terminal: Terminal) {
+    func triggerEnded(_ terminal: Termination) {
         let deliverNow = state.withLock { state -> Bool in
             switch state.phase {
             case .waiting:
@@ -130,7 +125,7 @@ final class RetryWhenSink<Element, Failure: Error>: ResubscribingSink<Element>, 
             }
         }
         if deliverNow {
-            deliver(terminal)
+            forward(terminal)
         }
     }
 
@@ -154,12 +149,6 @@ final class RetryWhenSink<Element, Failure: Error>: ResubscribingSink<Element>, 
         }
     }
 
-    private func deliver(_ terminal: Terminal) {
-        switch terminal {
-        case .completed: forwardCompleted()
-        case .error(let error): forwardError(error)
-        }
-    }
 }
 
 /// Observes the trigger of a `RetryWhenSink`.

@@ -102,7 +102,7 @@ public final class PublishSubject<Element>: Observable<Element>, @unchecked Send
         }
     }
 
-    private func terminate(_ termination: SubjectTermination) {
+    private func terminate(_ termination: Termination) {
         let observers = state.withLock { state -> SubjectSnapshot in
             guard state.lifecycle.isActive else { return [] }
             state.lifecycle = .terminated(termination)
@@ -129,7 +129,7 @@ struct PublishSubjectState {
 /// Why a subject did not register a subscriber.
 enum SubjectRejection: Error {
     case disposed
-    case terminated(SubjectTermination)
+    case terminated(Termination)
 
     /// The one event the rejected subscriber receives.
     func event<Element>(of _: Element.Type) -> Event<Element> {

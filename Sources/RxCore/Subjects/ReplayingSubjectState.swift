@@ -184,7 +184,7 @@ extension LockedState where State == ReplayingSubjectState {
     }
 
     /// Terminates the subject; see `BehaviorSubject.onError` and `ReplaySubject.onError`.
-    func terminate<Element>(_ termination: SubjectTermination, of _: Element.Type) {
+    func terminate<Element>(_ termination: Termination, of _: Element.Type) {
         let observers = withLock { state -> SubjectSnapshot in
             guard state.lifecycle.isActive else { return [] }
             state.lifecycle = .terminated(termination)

@@ -83,31 +83,10 @@ final class SubjectSubscription<Element>: SubjectSubscriptionBase, @unchecked Se
     }
 }
 
-/// How a subject terminated; non-generic so that it can sit in a non-generic state.
-enum SubjectTermination {
-    case error(Error)
-    case completed
-
-    init?<Element>(_ event: Event<Element>) {
-        switch event {
-        case .next: return nil
-        case .error(let error): self = .error(error)
-        case .completed: self = .completed
-        }
-    }
-
-    func event<Element>(of _: Element.Type = Element.self) -> Event<Element> {
-        switch self {
-        case .error(let error): return .error(error)
-        case .completed: return .completed
-        }
-    }
-}
-
 /// Where a subject is in its life.
 enum SubjectLifecycle {
     case active
-    case terminated(SubjectTermination)
+    case terminated(Termination)
     case disposed
 
     var isActive: Bool {
@@ -141,7 +120,7 @@ extension ContiguousArray where Element == SubjectSubscriptionBase {
     }
 
     /// Sends a terminal event to every observer of a snapshot; called after unlocking.
-    func deliverTerminal<Value>(_ termination: SubjectTermination, of _: Value.Type) {
+    func deliverTerminal<Value>(_ termination: Termination, of _: Value.Type) {
         let event = termination.event(of: Value.self)
         for subscription in self {
             unsafeDowncast(subscription, to: SubjectSubscription<Value>.self).deliver(event)

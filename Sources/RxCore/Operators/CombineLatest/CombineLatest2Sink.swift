@@ -109,7 +109,7 @@ final class CombineLatest2Sink<E1, E2, Result>: DrainingSink<Never, Result>, @un
     override func drainOne() -> DrainStep {
         var step = DrainStep.idle
         withTupleSlots { slot1, slot2 in
-            var terminal: PendingTerminal?
+            var terminal: Termination?
             let tookCombination = state.withLock { state -> Bool in
                 if !state.queue.isEmpty {
                     let combination = state.queue.removeFirst()
@@ -123,7 +123,7 @@ final class CombineLatest2Sink<E1, E2, Result>: DrainingSink<Never, Result>, @un
             if tookCombination {
                 step = deliver(slot1, slot2) ? .delivered : .finished
             } else if let terminal {
-                deliver(terminal)
+                forward(terminal)
                 step = .finished
             }
         }

@@ -131,7 +131,7 @@ final class CombineLatest3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>,
     override func drainOne() -> DrainStep {
         var step = DrainStep.idle
         withTupleSlots { slot1, slot2, slot3 in
-            var terminal: PendingTerminal?
+            var terminal: Termination?
             let tookCombination = state.withLock { state -> Bool in
                 if !state.queue.isEmpty {
                     let combination = state.queue.removeFirst()
@@ -146,7 +146,7 @@ final class CombineLatest3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>,
             if tookCombination {
                 step = deliver(slot1, slot2, slot3) ? .delivered : .finished
             } else if let terminal {
-                deliver(terminal)
+                forward(terminal)
                 step = .finished
             }
         }

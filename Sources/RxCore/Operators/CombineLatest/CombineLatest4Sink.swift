@@ -161,7 +161,7 @@ final class CombineLatest4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Resu
     override func drainOne() -> DrainStep {
         var step = DrainStep.idle
         withTupleSlots { slot1, slot2, slot3, slot4 in
-            var terminal: PendingTerminal?
+            var terminal: Termination?
             let tookCombination = state.withLock { state -> Bool in
                 if !state.queue.isEmpty {
                     let combination = state.queue.removeFirst()
@@ -177,7 +177,7 @@ final class CombineLatest4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Resu
             if tookCombination {
                 step = deliver(slot1, slot2, slot3, slot4) ? .delivered : .finished
             } else if let terminal {
-                deliver(terminal)
+                forward(terminal)
                 step = .finished
             }
         }

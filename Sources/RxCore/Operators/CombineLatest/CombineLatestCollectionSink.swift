@@ -78,7 +78,7 @@ final class CombineLatestCollectionSink<SourceElement, Result>: DrainingSink<Nev
     }
 
     override func drainOne() -> DrainStep {
-        var terminal: PendingTerminal?
+        var terminal: Termination?
         var values: [SourceElement] = []
         let tookValues = state.withLock { state -> Bool in
             if !state.queue.isEmpty {
@@ -92,7 +92,7 @@ final class CombineLatestCollectionSink<SourceElement, Result>: DrainingSink<Nev
             return deliver(values) ? .delivered : .finished
         }
         if let terminal {
-            deliver(terminal)
+            forward(terminal)
             return .finished
         }
         return .idle

@@ -19,7 +19,7 @@ final class FlatMapLatestSink<SourceElement, Element>: DrainingSink<SourceElemen
         var isOuterDone = false
         /// Set once a terminal event is decided or the sink is disposed: later input is dropped.
         var isStopped = false
-        var terminal: PendingTerminal?
+        var terminal: Termination?
     }
 
     private let state = LockedState.make(State())
@@ -141,7 +141,7 @@ final class FlatMapLatestSink<SourceElement, Element>: DrainingSink<SourceElemen
 
     override func drainOne() -> DrainStep {
         withUnsafeTemporaryAllocation(of: Element.self, capacity: 1) { slot in
-            var terminal: PendingTerminal?
+            var terminal: Termination?
             let tookElement = state.withLock { state -> Bool in
                 if !state.queue.isEmpty {
                     slot.initializeElement(at: 0, to: state.queue.removeFirst())
@@ -156,7 +156,7 @@ final class FlatMapLatestSink<SourceElement, Element>: DrainingSink<SourceElemen
                 return .delivered
             }
             if let terminal {
-                deliver(terminal)
+                forward(terminal)
                 return .finished
             }
             return .idle

@@ -32,7 +32,7 @@ final class MergeSink<SourceElement, Element>: DrainingSink<SourceElement, Eleme
         var isDrainingWaiting = false
         /// Set once a terminal event is decided or the sink is disposed: later input is dropped.
         var isStopped = false
-        var terminal: PendingTerminal?
+        var terminal: Termination?
 
         /// Counts a new inner sequence and registers the observer that will subscribe to it.
         @inline(__always)
@@ -252,7 +252,7 @@ final class MergeSink<SourceElement, Element>: DrainingSink<SourceElement, Eleme
 
     override func drainOne() -> DrainStep {
         withUnsafeTemporaryAllocation(of: Element.self, capacity: 1) { slot in
-            var terminal: PendingTerminal?
+            var terminal: Termination?
             let tookElement = state.withLock { state -> Bool in
                 if !state.queue.isEmpty {
                     slot.initializeElement(at: 0, to: state.queue.removeFirst())
@@ -267,7 +267,7 @@ final class MergeSink<SourceElement, Element>: DrainingSink<SourceElement, Eleme
                 return .delivered
             }
             if let terminal {
-                deliver(terminal)
+                forward(terminal)
                 return .finished
             }
             return .idle

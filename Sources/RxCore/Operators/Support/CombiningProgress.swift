@@ -15,7 +15,7 @@ struct CombiningProgress {
     /// Set once a terminal event is decided (or the sink is disposed): later input is dropped.
     private(set) var isStopped = false
     /// The decided terminal event, until the drain loop takes it.
-    private var terminal: PendingTerminal?
+    private var terminal: Termination?
 
     init(arity: Int) {
         self.arity = arity
@@ -42,7 +42,7 @@ struct CombiningProgress {
     }
 
     /// Hands the decided terminal event to the drain loop, once.
-    mutating func takeTerminal() -> PendingTerminal? {
+    mutating func takeTerminal() -> Termination? {
         defer { terminal = nil }
         return terminal
     }
@@ -53,7 +53,7 @@ struct CombiningProgress {
         terminal = nil
     }
 
-    private mutating func stop(with event: PendingTerminal) -> Bool {
+    private mutating func stop(with event: Termination) -> Bool {
         isStopped = true
         terminal = event
         return true

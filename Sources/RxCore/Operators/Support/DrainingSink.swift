@@ -10,12 +10,6 @@ enum DrainStep {
     case finished
 }
 
-/// A terminal event decided under a sink's lock and waiting to be delivered by its drain loop.
-enum PendingTerminal {
-    case completed
-    case error(Error)
-}
-
 /// The base of every sink fed by several upstreams (zip, combineLatest, merge, flatMap...): it
 /// serializes the calls to `downstream` without holding a lock while making them.
 ///
@@ -96,15 +90,6 @@ class DrainingSink<Input, Output>: Sink<Input, Output>, @unchecked Sendable {
         }
     }
 
-    /// Delivers a terminal event taken from the state.
-    final func deliver(_ terminal: PendingTerminal) {
-        switch terminal {
-        case .completed:
-            forwardCompleted()
-        case .error(let error):
-            forwardError(error)
-        }
-    }
 }
 
 /// One uninitialized stack slot through which a value leaves a critical section.

@@ -115,7 +115,7 @@ final class Zip2Sink<E1, E2, Result>: DrainingSink<Never, Result>, SourceObserve
     override func drainOne() -> DrainStep {
         var step = DrainStep.idle
         withTupleSlots { slot1, slot2 in
-            var terminal: PendingTerminal?
+            var terminal: Termination?
             let tookTuple = state.withLock { state -> Bool in
                 if !state.buffer1.isEmpty && !state.buffer2.isEmpty {
                     takeTuple(&state, slot1, slot2)
@@ -127,7 +127,7 @@ final class Zip2Sink<E1, E2, Result>: DrainingSink<Never, Result>, SourceObserve
             if tookTuple {
                 step = deliver(slot1, slot2) ? .delivered : .finished
             } else if let terminal {
-                deliver(terminal)
+                forward(terminal)
                 step = .finished
             }
         }

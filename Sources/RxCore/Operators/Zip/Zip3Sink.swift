@@ -131,7 +131,7 @@ final class Zip3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>, SourceObs
     override func drainOne() -> DrainStep {
         var step = DrainStep.idle
         withTupleSlots { slot1, slot2, slot3 in
-            var terminal: PendingTerminal?
+            var terminal: Termination?
             let tookTuple = state.withLock { state -> Bool in
                 if state.hasTuple {
                     takeTuple(&state, slot1, slot2, slot3)
@@ -143,7 +143,7 @@ final class Zip3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>, SourceObs
             if tookTuple {
                 step = deliver(slot1, slot2, slot3) ? .delivered : .finished
             } else if let terminal {
-                deliver(terminal)
+                forward(terminal)
                 step = .finished
             }
         }

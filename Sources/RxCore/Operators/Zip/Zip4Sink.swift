@@ -159,7 +159,7 @@ final class Zip4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Result>, Sourc
     override func drainOne() -> DrainStep {
         var step = DrainStep.idle
         withTupleSlots { slot1, slot2, slot3, slot4 in
-            var terminal: PendingTerminal?
+            var terminal: Termination?
             let tookTuple = state.withLock { state -> Bool in
                 if state.hasTuple {
                     takeTuple(&state, slot1, slot2, slot3, slot4)
@@ -171,7 +171,7 @@ final class Zip4Sink<E1, E2, E3, E4, Result>: DrainingSink<Never, Result>, Sourc
             if tookTuple {
                 step = deliver(slot1, slot2, slot3, slot4) ? .delivered : .finished
             } else if let terminal {
-                deliver(terminal)
+                forward(terminal)
                 step = .finished
             }
         }

@@ -85,7 +85,7 @@ final class ZipCollectionSink<SourceElement, Result>: DrainingSink<Never, Result
     }
 
     override func drainOne() -> DrainStep {
-        var terminal: PendingTerminal?
+        var terminal: Termination?
         var values: [SourceElement] = []
         let tookValues = state.withLock { state -> Bool in
             if state.hasCombination {
@@ -99,7 +99,7 @@ final class ZipCollectionSink<SourceElement, Result>: DrainingSink<Never, Result
             return deliver(values) ? .delivered : .finished
         }
         if let terminal {
-            deliver(terminal)
+            forward(terminal)
             return .finished
         }
         return .idle

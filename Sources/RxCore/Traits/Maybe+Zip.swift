@@ -15,7 +15,7 @@ extension Maybe {
         _ source1: Maybe<E1>, _ source2: Maybe<E2>,
         resultSelector: @escaping @Sendable (E1, E2) throws -> Element
     ) -> Maybe<Element> {
-        Maybe(unchecked: Zip2Observable(source1.source, source2.source, resultSelector: resultSelector))
+        Maybe(unchecked: Combine2Observable(.zip, source1.source, source2.source, resultSelector: resultSelector))
     }
 
     /// Runs three `Maybe`s at once and combines their elements when all have succeeded.
@@ -33,8 +33,8 @@ extension Maybe {
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>,
         resultSelector: @escaping @Sendable (E1, E2, E3) throws -> Element
     ) -> Maybe<Element> {
-        Maybe(unchecked: Zip3Observable(
-            source1.source, source2.source, source3.source, resultSelector: resultSelector
+        Maybe(unchecked: Combine3Observable(
+            .zip, source1.source, source2.source, source3.source, resultSelector: resultSelector
         ))
     }
 
@@ -54,7 +54,9 @@ extension Maybe {
         guard !sources.isEmpty else {
             return Maybe(unchecked: Observable<[SourceElement]>.just([]).map(resultSelector))
         }
-        return Maybe(unchecked: ZipCollectionObservable(sources: sources.map(\.source), resultSelector: resultSelector))
+        return Maybe(unchecked: CombineCollectionObservable(
+            .zip, sources: sources.map(\.source), resultSelector: resultSelector
+        ))
     }
 
     /// Runs every `Maybe` of a collection at once and succeeds with their elements, in the order of

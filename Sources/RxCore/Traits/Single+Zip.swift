@@ -14,7 +14,7 @@ extension Single {
         _ source1: Single<E1>, _ source2: Single<E2>,
         resultSelector: @escaping @Sendable (E1, E2) throws -> Element
     ) -> Single<Element> {
-        Single(unchecked: Zip2Observable(source1.source, source2.source, resultSelector: resultSelector))
+        Single(unchecked: Combine2Observable(.zip, source1.source, source2.source, resultSelector: resultSelector))
     }
 
     /// Runs three `Single`s at once and combines their elements when all have succeeded.
@@ -31,8 +31,8 @@ extension Single {
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>,
         resultSelector: @escaping @Sendable (E1, E2, E3) throws -> Element
     ) -> Single<Element> {
-        Single(unchecked: Zip3Observable(
-            source1.source, source2.source, source3.source, resultSelector: resultSelector
+        Single(unchecked: Combine3Observable(
+            .zip, source1.source, source2.source, source3.source, resultSelector: resultSelector
         ))
     }
 
@@ -51,8 +51,8 @@ extension Single {
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>,
         resultSelector: @escaping @Sendable (E1, E2, E3, E4) throws -> Element
     ) -> Single<Element> {
-        Single(unchecked: Zip4Observable(
-            source1.source, source2.source, source3.source, source4.source, resultSelector: resultSelector
+        Single(unchecked: Combine4Observable(
+            .zip, source1.source, source2.source, source3.source, source4.source, resultSelector: resultSelector
         ))
     }
 
@@ -83,8 +83,8 @@ extension Single {
         guard !sources.isEmpty else {
             return Single(unchecked: Observable<[SourceElement]>.just([]).map(resultSelector))
         }
-        return Single(unchecked: ZipCollectionObservable(
-            sources: sources.map(\.source), resultSelector: resultSelector
+        return Single(unchecked: CombineCollectionObservable(
+            .zip, sources: sources.map(\.source), resultSelector: resultSelector
         ))
     }
 }

@@ -18,7 +18,7 @@ extension ObservableType {
         _ source1: O1, _ source2: O2,
         resultSelector: @escaping @Sendable (O1.Element, O2.Element) throws -> Element
     ) -> Observable<Element> {
-        Zip2Observable(source1.asObservable(), source2.asObservable(), resultSelector: resultSelector)
+        Combine2Observable(.zip, source1.asObservable(), source2.asObservable(), resultSelector: resultSelector)
     }
 
     /// Combines three sources element by element: the nth element of each, passed to
@@ -39,8 +39,8 @@ extension ObservableType {
         _ source1: O1, _ source2: O2, _ source3: O3,
         resultSelector: @escaping @Sendable (O1.Element, O2.Element, O3.Element) throws -> Element
     ) -> Observable<Element> {
-        Zip3Observable(
-            source1.asObservable(), source2.asObservable(), source3.asObservable(), resultSelector: resultSelector
+        Combine3Observable(
+            .zip, source1.asObservable(), source2.asObservable(), source3.asObservable(), resultSelector: resultSelector
         )
     }
 
@@ -66,8 +66,8 @@ extension ObservableType {
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
         resultSelector: @escaping @Sendable (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element
     ) -> Observable<Element> {
-        Zip4Observable(
-            source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(),
+        Combine4Observable(
+            .zip, source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(),
             resultSelector: resultSelector
         )
     }
@@ -86,7 +86,7 @@ extension ObservableType where Element == Any {
     public static func zip<O1: ObservableConvertibleType, O2: ObservableConvertibleType>(
         _ source1: O1, _ source2: O2
     ) -> Observable<(O1.Element, O2.Element)> {
-        Zip2Observable(source1.asObservable(), source2.asObservable()) { ($0, $1) }
+        Combine2Observable(.zip, source1.asObservable(), source2.asObservable()) { ($0, $1) }
     }
 
     /// Combines three sources element by element into tuples.
@@ -103,7 +103,9 @@ extension ObservableType where Element == Any {
     public static func zip<O1: ObservableConvertibleType, O2: ObservableConvertibleType, O3: ObservableConvertibleType>(
         _ source1: O1, _ source2: O2, _ source3: O3
     ) -> Observable<(O1.Element, O2.Element, O3.Element)> {
-        Zip3Observable(source1.asObservable(), source2.asObservable(), source3.asObservable()) { ($0, $1, $2) }
+        Combine3Observable(
+            .zip, source1.asObservable(), source2.asObservable(), source3.asObservable()
+        ) { ($0, $1, $2) }
     }
 
     /// Combines four sources element by element into tuples.
@@ -124,80 +126,9 @@ extension ObservableType where Element == Any {
     >(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element)> {
-        Zip4Observable(
-            source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable()
+        Combine4Observable(
+            .zip, source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable()
         ) { ($0, $1, $2, $3) }
     }
 }
 
-// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
-// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
-final class Zip2Observable<E1, E2, Result>: Observable<Result>, @unchecked Sendable {
-    private let source1: Observable<E1>
-    private let source2: Observable<E2>
-    private let resultSelector: @Sendable (E1, E2) throws -> Result
-
-    init(_ source1: Observable<E1>, _ source2: Observable<E2>, resultSelector: @escaping @Sendable (E1, E2) throws -> Result) {
-        self.source1 = source1
-        self.source2 = source2
-        self.resultSelector = resultSelector
-    }
-
-    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
-        let sink = Zip2Sink(resultSelector: resultSelector, downstream: observer)
-        sink.run(source1, source2)
-        return sink
-    }
-}
-
-// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
-// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
-final class Zip3Observable<E1, E2, E3, Result>: Observable<Result>, @unchecked Sendable {
-    private let source1: Observable<E1>
-    private let source2: Observable<E2>
-    private let source3: Observable<E3>
-    private let resultSelector: @Sendable (E1, E2, E3) throws -> Result
-
-    init(
-        _ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>,
-        resultSelector: @escaping @Sendable (E1, E2, E3) throws -> Result
-    ) {
-        self.source1 = source1
-        self.source2 = source2
-        self.source3 = source3
-        self.resultSelector = resultSelector
-    }
-
-    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
-        let sink = Zip3Sink(resultSelector: resultSelector, downstream: observer)
-        sink.run(source1, source2, source3)
-        return sink
-    }
-}
-
-// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
-// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
-final class Zip4Observable<E1, E2, E3, E4, Result>: Observable<Result>, @unchecked Sendable {
-    private let source1: Observable<E1>
-    private let source2: Observable<E2>
-    private let source3: Observable<E3>
-    private let source4: Observable<E4>
-    private let resultSelector: @Sendable (E1, E2, E3, E4) throws -> Result
-
-    init(
-        _ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>,
-        resultSelector: @escaping @Sendable (E1, E2, E3, E4) throws -> Result
-    ) {
-        self.source1 = source1
-        self.source2 = source2
-        self.source3 = source3
-        self.source4 = source4
-        self.resultSelector = resultSelector
-    }
-
-    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
-        let sink = Zip4Sink(resultSelector: resultSelector, downstream: observer)
-        sink.run(source1, source2, source3, source4)
-        return sink
-    }
-}

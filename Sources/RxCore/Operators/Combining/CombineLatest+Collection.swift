@@ -16,7 +16,9 @@ extension ObservableType {
         _ sources: Sources,
         resultSelector: @escaping @Sendable ([Sources.Element.Element]) throws -> Element
     ) -> Observable<Element> where Sources.Element: ObservableConvertibleType {
-        CombineLatestCollectionObservable(sources: sources.map { $0.asObservable() }, resultSelector: resultSelector)
+        CombineCollectionObservable(
+            .combineLatest, sources: sources.map { $0.asObservable() }, resultSelector: resultSelector
+        )
     }
 
     /// Combines the latest element of every source into an array, in the order of `sources`.
@@ -27,36 +29,7 @@ extension ObservableType {
     public static func combineLatest<Sources: Collection>(
         _ sources: Sources
     ) -> Observable<[Element]> where Sources.Element: ObservableConvertibleType, Sources.Element.Element == Element {
-        CombineLatestCollectionObservable(sources: sources.map { $0.asObservable() }) { $0 }
+        CombineCollectionObservable(.combineLatest, sources: sources.map { $0.asObservable() }) { $0 }
     }
 }
 
-// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
-// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
-final class CombineLatestCollectionObservable<SourceElement, Result>: Observable<Result>, @unchecked Sendable {
-    private let sources: [Observable<SourceElement>]
-    private let resultSelector: @Sendable ([SourceElement]) throws -> Result
-
-    init(sources: [Observable<SourceElement>], resultSelector: @escaping @Sendable ([SourceElement]) throws -> Result) {
-        self.sources = sources
-        self.resultSelector = resultSelector
-    }
-
-    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
-        guard !sources.isEmpty else {
-            // RxSwift's rule: the combination of no sources is one empty combination.
-            do {
-                observer.onNext(try resultSelector([]))
-                observer.onCompleted()
-            } catch {
-                observer.onError(error)
-            }
-            return NopDisposable.shared
-        }
-        let sink = CombineLatestCollectionSink(
-            count: sources.count, resultSelector: resultSelector, downstream: observer
-        )
-        sink.run(sources)
-        return sink
-    }
-}

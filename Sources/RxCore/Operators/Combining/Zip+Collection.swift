@@ -15,7 +15,7 @@ extension ObservableType {
         _ sources: Sources,
         resultSelector: @escaping @Sendable ([Sources.Element.Element]) throws -> Element
     ) -> Observable<Element> where Sources.Element: ObservableConvertibleType {
-        ZipCollectionObservable(sources: sources.map { $0.asObservable() }, resultSelector: resultSelector)
+        CombineCollectionObservable(.zip, sources: sources.map { $0.asObservable() }, resultSelector: resultSelector)
     }
 
     /// Combines any number of sources element by element into arrays, in the order of `sources`.
@@ -26,28 +26,7 @@ extension ObservableType {
     public static func zip<Sources: Collection>(
         _ sources: Sources
     ) -> Observable<[Element]> where Sources.Element: ObservableConvertibleType, Sources.Element.Element == Element {
-        ZipCollectionObservable(sources: sources.map { $0.asObservable() }) { $0 }
+        CombineCollectionObservable(.zip, sources: sources.map { $0.asObservable() }) { $0 }
     }
 }
 
-// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
-// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
-final class ZipCollectionObservable<SourceElement, Result>: Observable<Result>, @unchecked Sendable {
-    private let sources: [Observable<SourceElement>]
-    private let resultSelector: @Sendable ([SourceElement]) throws -> Result
-
-    init(sources: [Observable<SourceElement>], resultSelector: @escaping @Sendable ([SourceElement]) throws -> Result) {
-        self.sources = sources
-        self.resultSelector = resultSelector
-    }
-
-    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
-        guard !sources.isEmpty else {
-            observer.onCompleted()
-            return NopDisposable.shared
-        }
-        let sink = ZipCollectionSink(count: sources.count, resultSelector: resultSelector, downstream: observer)
-        sink.run(sources)
-        return sink
-    }
-}

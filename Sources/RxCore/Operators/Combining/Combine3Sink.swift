@@ -1,24 +1,32 @@
-/// The state machine of `combineLatest` over three sources; it works as `CombineLatest2Sink` does.
-// @unchecked Sendable: the latest values, queue and progress live in `state`; the rest is immutable.
-final class CombineLatest3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>, @unchecked Sendable, SourceObserverParent {
-    private struct State {
-        var latest1 = FIFOBuffer<E1>()
-        var latest2 = FIFOBuffer<E2>()
-        var latest3 = FIFOBuffer<E3>()
-        var queue = FIFOBuffer<(E1, E2, E3)>()
-        var progress = CombiningProgress(arity: 3)
+/// The state of a `zip` or `combineLatest` of 3 sources.
+struct CombiningState3<E1, E2, E3>: CombiningState {
+    var first = FIFOBuffer<E1>()
+    var second = FIFOBuffer<E2>()
+    var third = FIFOBuffer<E3>()
+    /// combineLatest only: combinations formed while another thread was delivering.
+    var queue = FIFOBuffer<(E1, E2, E3)>()
+    var progress = CombiningProgress(arity: 3)
 
-        var hasCombination: Bool {
-            @inline(__always) get { !latest1.isEmpty && !latest2.isEmpty && !latest3.isEmpty }
-        }
+    var isReady: Bool {
+        @inline(__always) get { !first.isEmpty && !second.isEmpty && !third.isEmpty }
     }
 
-    private let state = LockedState.make(State())
+    mutating func dropBuffers() {
+        self = Self()
+    }
+}
+
+/// `zip` or `combineLatest` of 3 sources: the arity-specific hot path of `CombiningSink`.
+// @unchecked Sendable: the buffers live in `state`; `resultSelector` is immutable.
+final class Combine3Sink<E1, E2, E3, Result>: CombiningSink<CombiningState3<E1, E2, E3>, Result>, @unchecked Sendable {
     private let resultSelector: @Sendable (E1, E2, E3) throws -> Result
 
-    init(resultSelector: @escaping @Sendable (E1, E2, E3) throws -> Result, downstream: ObserverNode<Result>) {
+    init(
+        mode: CombiningMode, resultSelector: @escaping @Sendable (E1, E2, E3) throws -> Result,
+        downstream: ObserverNode<Result>
+    ) {
         self.resultSelector = resultSelector
-        super.init(downstream: downstream)
+        super.init(mode: mode, state: CombiningState3(), downstream: downstream)
     }
 
     func run(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>) {
@@ -32,11 +40,11 @@ final class CombineLatest3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>,
     }
 
     private func next1(_ element: E1) {
-        withTupleSlots { slot1, slot2, slot3 in
+        withSlots { slot1, slot2, slot3 in
             let claim = state.withLock { state -> CombiningClaim in
                 guard !state.progress.isStopped else { return .none }
-                state.latest1.replaceAll(with: element)
-                return claimCombination(&state, slot1, slot2, slot3)
+                state.first.record(element, mode)
+                return claimResult(&state, slot1, slot2, slot3)
             }
             switch claim {
             case .tuple: if deliver(slot1, slot2, slot3) { releaseEmission() }
@@ -47,11 +55,11 @@ final class CombineLatest3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>,
     }
 
     private func next2(_ element: E2) {
-        withTupleSlots { slot1, slot2, slot3 in
+        withSlots { slot1, slot2, slot3 in
             let claim = state.withLock { state -> CombiningClaim in
                 guard !state.progress.isStopped else { return .none }
-                state.latest2.replaceAll(with: element)
-                return claimCombination(&state, slot1, slot2, slot3)
+                state.second.record(element, mode)
+                return claimResult(&state, slot1, slot2, slot3)
             }
             switch claim {
             case .tuple: if deliver(slot1, slot2, slot3) { releaseEmission() }
@@ -62,11 +70,11 @@ final class CombineLatest3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>,
     }
 
     private func next3(_ element: E3) {
-        withTupleSlots { slot1, slot2, slot3 in
+        withSlots { slot1, slot2, slot3 in
             let claim = state.withLock { state -> CombiningClaim in
                 guard !state.progress.isStopped else { return .none }
-                state.latest3.replaceAll(with: element)
-                return claimCombination(&state, slot1, slot2, slot3)
+                state.third.record(element, mode)
+                return claimResult(&state, slot1, slot2, slot3)
             }
             switch claim {
             case .tuple: if deliver(slot1, slot2, slot3) { releaseEmission() }
@@ -78,7 +86,7 @@ final class CombineLatest3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>,
 
     /// Runs `body` with one uninitialized stack slot per source.
     @inline(__always)
-    private func withTupleSlots(_ body: (ValueSlot<E1>, ValueSlot<E2>, ValueSlot<E3>) -> Void) {
+    private func withSlots(_ body: (ValueSlot<E1>, ValueSlot<E2>, ValueSlot<E3>) -> Void) {
         withUnsafeTemporaryAllocation(of: E1.self, capacity: 1) { slot1 in
             withUnsafeTemporaryAllocation(of: E2.self, capacity: 1) { slot2 in
                 withUnsafeTemporaryAllocation(of: E3.self, capacity: 1) { slot3 in
@@ -88,27 +96,36 @@ final class CombineLatest3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>,
         }
     }
 
-    /// Under the lock, after a latest value changed: if every source has a value, signals the new
-    /// combination and either copies it into the slots (this caller took the emission right:
-    /// `.tuple`) or queues it for the drain loop; otherwise decides whether the element ends the
-    /// sequence (no combination can ever include it).
+    /// Under the lock, after a source sent an element: if a result is ready and this caller took
+    /// the emission right, moves (zip) or copies (combineLatest) its values into the slots;
+    /// if someone else is delivering, combineLatest queues a copy (a later element would
+    /// replace it) while zip leaves the elements buffered for the drain loop; if no result is
+    /// ready, decides whether the element ends the sequence (no result can ever use it).
     @inline(__always)
-    private func claimCombination(
-        _ state: inout State,
-        _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>,
-        _ slot3: ValueSlot<E3>
+    private func claimResult(
+        _ state: inout CombiningState3<E1, E2, E3>,
+        _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>, _ slot3: ValueSlot<E3>
     ) -> CombiningClaim {
-        guard state.hasCombination else {
+        guard state.isReady else {
             return state.progress.elementFoundNoPartner() ? .ended : .none
         }
         if pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
-            slot1.initializeElement(at: 0, to: state.latest1.peekFirst())
-            slot2.initializeElement(at: 0, to: state.latest2.peekFirst())
-            slot3.initializeElement(at: 0, to: state.latest3.peekFirst())
+            slot1.initializeElement(at: 0, to: state.first.take(mode))
+            slot2.initializeElement(at: 0, to: state.second.take(mode))
+            slot3.initializeElement(at: 0, to: state.third.take(mode))
             return .tuple
         }
-        state.queue.append((state.latest1.peekFirst(), state.latest2.peekFirst(), state.latest3.peekFirst()))
+        if mode == .combineLatest {
+            Self.enqueueCombination(&state)
+        }
         return .none
+    }
+
+    /// combineLatest under contention: queues a copy of the current combination. Kept out of line
+    /// so that zip's path never asks for the tuple's type metadata (a run-time look-up per call).
+    @inline(never)
+    private static func enqueueCombination(_ state: inout CombiningState3<E1, E2, E3>) {
+        state.queue.append((state.first.peekFirst(), state.second.peekFirst(), state.third.peekFirst()))
     }
 
     /// Sends the selector's result; false if the selector threw and the sequence ended.
@@ -130,9 +147,9 @@ final class CombineLatest3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>,
 
     override func drainOne() -> DrainStep {
         var step = DrainStep.idle
-        withTupleSlots { slot1, slot2, slot3 in
+        withSlots { slot1, slot2, slot3 in
             var terminal: Termination?
-            let tookCombination = state.withLock { state -> Bool in
+            let tookValues = state.withLock { state -> Bool in
                 if !state.queue.isEmpty {
                     let combination = state.queue.removeFirst()
                     slot1.initializeElement(at: 0, to: combination.0)
@@ -140,10 +157,16 @@ final class CombineLatest3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>,
                     slot3.initializeElement(at: 0, to: combination.2)
                     return true
                 }
+                if mode == .zip && state.isReady {
+                    slot1.initializeElement(at: 0, to: state.first.removeFirst())
+                    slot2.initializeElement(at: 0, to: state.second.removeFirst())
+                    slot3.initializeElement(at: 0, to: state.third.removeFirst())
+                    return true
+                }
                 terminal = state.progress.takeTerminal()
                 return false
             }
-            if tookCombination {
+            if tookValues {
                 step = deliver(slot1, slot2, slot3) ? .delivered : .finished
             } else if let terminal {
                 forward(terminal)
@@ -151,32 +174,5 @@ final class CombineLatest3Sink<E1, E2, E3, Result>: DrainingSink<Never, Result>,
             }
         }
         return step
-    }
-
-    func sourceCompleted(_ index: Int) {
-        let ended = state.withLock { state in
-            state.progress.sourceCompleted()
-        }
-        if ended {
-            signal()
-        }
-    }
-
-    func sourceFailed(_ error: Error) {
-        if state.withLock({ $0.progress.sourceFailed(error) }) {
-            signal()
-        }
-    }
-
-    override func didDispose() {
-        // The latest and queued values are released after unlocking.
-        _ = state.withLock { state -> State in
-            defer {
-                state = State()
-                state.progress.cancel()
-            }
-            return state
-        }
-        super.didDispose()
     }
 }

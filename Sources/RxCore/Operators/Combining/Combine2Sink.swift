@@ -1,0 +1,151 @@
+/// The state of a `zip` or `combineLatest` of 2 sources.
+struct CombiningState2<E1, E2>: CombiningState {
+    var first = FIFOBuffer<E1>()
+    var second = FIFOBuffer<E2>()
+    /// combineLatest only: combinations formed while another thread was delivering.
+    var queue = FIFOBuffer<(E1, E2)>()
+    var progress = CombiningProgress(arity: 2)
+
+    var isReady: Bool {
+        @inline(__always) get { !first.isEmpty && !second.isEmpty }
+    }
+
+    mutating func dropBuffers() {
+        self = Self()
+    }
+}
+
+/// `zip` or `combineLatest` of 2 sources: the arity-specific hot path of `CombiningSink`.
+// @unchecked Sendable: the buffers live in `state`; `resultSelector` is immutable.
+final class Combine2Sink<E1, E2, Result>: CombiningSink<CombiningState2<E1, E2>, Result>, @unchecked Sendable {
+    private let resultSelector: @Sendable (E1, E2) throws -> Result
+
+    init(
+        mode: CombiningMode, resultSelector: @escaping @Sendable (E1, E2) throws -> Result,
+        downstream: ObserverNode<Result>
+    ) {
+        self.resultSelector = resultSelector
+        super.init(mode: mode, state: CombiningState2(), downstream: downstream)
+    }
+
+    func run(_ source1: Observable<E1>, _ source2: Observable<E2>) {
+        let observer1 = SourceObserver<E1>(parent: self, index: 0) { self.next1($0) }
+        let observer2 = SourceObserver<E2>(parent: self, index: 1) { self.next2($0) }
+        setUpstream(SubscriptionGroup(members: [observer1, observer2]))
+        observer1.subscribe(to: source1, unless: isStoppedOrDisposed)
+        observer2.subscribe(to: source2, unless: isStoppedOrDisposed)
+    }
+
+    private func next1(_ element: E1) {
+        withSlots { slot1, slot2 in
+            let claim = state.withLock { state -> CombiningClaim in
+                guard !state.progress.isStopped else { return .none }
+                state.first.record(element, mode)
+                return claimResult(&state, slot1, slot2)
+            }
+            switch claim {
+            case .tuple: if deliver(slot1, slot2) { releaseEmission() }
+            case .ended: signal()
+            case .none: break
+            }
+        }
+    }
+
+    private func next2(_ element: E2) {
+        withSlots { slot1, slot2 in
+            let claim = state.withLock { state -> CombiningClaim in
+                guard !state.progress.isStopped else { return .none }
+                state.second.record(element, mode)
+                return claimResult(&state, slot1, slot2)
+            }
+            switch claim {
+            case .tuple: if deliver(slot1, slot2) { releaseEmission() }
+            case .ended: signal()
+            case .none: break
+            }
+        }
+    }
+
+    /// Runs `body` with one uninitialized stack slot per source.
+    @inline(__always)
+    private func withSlots(_ body: (ValueSlot<E1>, ValueSlot<E2>) -> Void) {
+        withUnsafeTemporaryAllocation(of: E1.self, capacity: 1) { slot1 in
+            withUnsafeTemporaryAllocation(of: E2.self, capacity: 1) { slot2 in
+                body(slot1, slot2)
+            }
+        }
+    }
+
+    /// Under the lock, after a source sent an element: if a result is ready and this caller took
+    /// the emission right, moves (zip) or copies (combineLatest) its values into the slots;
+    /// if someone else is delivering, combineLatest queues a copy (a later element would
+    /// replace it) while zip leaves the elements buffered for the drain loop; if no result is
+    /// ready, decides whether the element ends the sequence (no result can ever use it).
+    @inline(__always)
+    private func claimResult(
+        _ state: inout CombiningState2<E1, E2>, _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>
+    ) -> CombiningClaim {
+        guard state.isReady else {
+            return state.progress.elementFoundNoPartner() ? .ended : .none
+        }
+        if pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+            slot1.initializeElement(at: 0, to: state.first.take(mode))
+            slot2.initializeElement(at: 0, to: state.second.take(mode))
+            return .tuple
+        }
+        if mode == .combineLatest {
+            Self.enqueueCombination(&state)
+        }
+        return .none
+    }
+
+    /// combineLatest under contention: queues a copy of the current combination. Kept out of line
+    /// so that zip's path never asks for the tuple's type metadata (a run-time look-up per call).
+    @inline(never)
+    private static func enqueueCombination(_ state: inout CombiningState2<E1, E2>) {
+        state.queue.append((state.first.peekFirst(), state.second.peekFirst()))
+    }
+
+    /// Sends the selector's result; false if the selector threw and the sequence ended.
+    @inline(__always)
+    private func deliver(_ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>) -> Bool {
+        let result: Result
+        do {
+            result = try resultSelector(slot1.moveElement(from: 0), slot2.moveElement(from: 0))
+        } catch {
+            forwardError(error)
+            return false
+        }
+        forwardNext(result)
+        return true
+    }
+
+    override func drainOne() -> DrainStep {
+        var step = DrainStep.idle
+        withSlots { slot1, slot2 in
+            var terminal: Termination?
+            let tookValues = state.withLock { state -> Bool in
+                if !state.queue.isEmpty {
+                    let combination = state.queue.removeFirst()
+                    slot1.initializeElement(at: 0, to: combination.0)
+                    slot2.initializeElement(at: 0, to: combination.1)
+                    return true
+                }
+                if mode == .zip && state.isReady {
+                    slot1.initializeElement(at: 0, to: state.first.removeFirst())
+                    slot2.initializeElement(at: 0, to: state.second.removeFirst())
+                    return true
+                }
+                terminal = state.progress.takeTerminal()
+                return false
+            }
+            if tookValues {
+                step = deliver(slot1, slot2) ? .delivered : .finished
+            } else if let terminal {
+                forward(terminal)
+                step = .finished
+            }
+        }
+        return step
+    }
+}

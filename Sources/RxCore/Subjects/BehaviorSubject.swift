@@ -16,10 +16,13 @@ public final class BehaviorSubject<Element>: Observable<Element>, @unchecked Sen
     public typealias Observer = BehaviorSubject<Element>
 
     private let state: LockedState<ReplayingSubjectState>
+    /// What subscriptions hold to remove themselves (see `SubjectSubscriptionBase.owner`).
+    private let remover: ReplayingSubjectRemover<Element>
 
     /// Creates a subject whose current value is `value`.
     public init(value: Element) {
         state = .make(ReplayingSubjectState(store: BehaviorStore(value: value)))
+        remover = ReplayingSubjectRemover(state: state)
         super.init()
         Resources.incrementTotal()
     }
@@ -92,15 +95,10 @@ public final class BehaviorSubject<Element>: Observable<Element>, @unchecked Sen
     }
 
     override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
-        state.subscribe(observer, owner: self)
+        state.subscribe(observer, owner: remover)
     }
 }
 
-extension BehaviorSubject: SubjectObserverRemoving {
-    func removeObserver(forKey key: Int) {
-        state.removeObserver(forKey: key, of: Element.self)
-    }
-}
 
 /// The current value of a `BehaviorSubject`; reached only under its lock.
 final class BehaviorStore<Element>: ReplayingStore<Element> {

@@ -16,9 +16,12 @@ public final class PublishSubject<Element>: Observable<Element>, @unchecked Send
 
     // Non-generic on purpose: the hot path then needs no generic metadata lookup.
     private let state = LockedState<PublishSubjectState>.make(PublishSubjectState())
+    /// What subscriptions hold to remove themselves (see `SubjectSubscriptionBase.owner`).
+    private let remover: PublishSubjectRemover
 
     /// Creates a subject with no observers.
     public override init() {
+        remover = PublishSubjectRemover(state: state)
         super.init()
         Resources.incrementTotal()
     }
@@ -88,7 +91,7 @@ public final class PublishSubject<Element>: Observable<Element>, @unchecked Send
             case .terminated(let termination):
                 return .failure(.terminated(termination))
             case .active:
-                let subscription = SubjectSubscription(key: state.observers.makeKey(), observer: observer, owner: self)
+                let subscription = SubjectSubscription(key: state.observers.makeKey(), observer: observer, owner: remover)
                 state.observers.insert(subscription)
                 return .success(subscription)
             }
@@ -112,13 +115,6 @@ public final class PublishSubject<Element>: Observable<Element>, @unchecked Send
     }
 }
 
-extension PublishSubject: SubjectObserverRemoving {
-    func removeObserver(forKey key: Int) {
-        let removed = state.withLock { $0.observers.remove(forKey: key) }
-        // Released here, after the lock: its deinit may run user code.
-        _ = removed
-    }
-}
 
 /// The state of a `PublishSubject`.
 struct PublishSubjectState {

@@ -17,9 +17,12 @@ public final class ReplaySubject<Element>: Observable<Element>, @unchecked Senda
     public typealias Observer = ReplaySubject<Element>
 
     private let state: LockedState<ReplayingSubjectState>
+    /// What subscriptions hold to remove themselves (see `SubjectSubscriptionBase.owner`).
+    private let remover: ReplayingSubjectRemover<Element>
 
     private init(bufferSize: Int) {
         state = .make(ReplayingSubjectState(store: ReplayBufferStore<Element>(capacity: bufferSize)))
+        remover = ReplayingSubjectRemover(state: state)
         super.init()
         Resources.incrementTotal()
     }
@@ -90,15 +93,10 @@ public final class ReplaySubject<Element>: Observable<Element>, @unchecked Senda
     }
 
     override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
-        state.subscribe(observer, owner: self)
+        state.subscribe(observer, owner: remover)
     }
 }
 
-extension ReplaySubject: SubjectObserverRemoving {
-    func removeObserver(forKey key: Int) {
-        state.removeObserver(forKey: key, of: Element.self)
-    }
-}
 
 /// The replay buffer of a `ReplaySubject`; reached only under its lock.
 final class ReplayBufferStore<Element>: ReplayingStore<Element> {

@@ -14,13 +14,14 @@ protocol SubjectObserverRemoving: AnyObject, Sendable {
 /// code). Delivery checks the `disposed` flag before every event, so once `dispose()` has returned
 /// on a thread, that thread never delivers to the observer again, even from a snapshot of observers
 /// taken before (an observer that disposes another in its `onNext`, say).
-// @unchecked Sendable: `key` and `owner` are immutable (`owner` is a weak reference); `disposed` is
-// atomic.
+// @unchecked Sendable: `key` and `owner` are immutable; `disposed` is atomic.
 class SubjectSubscriptionBase: Cancelable, @unchecked Sendable {
     let key: Int
-    // Weak: the subject's registry holds this subscription, so a strong reference back would keep
-    // a subject that nothing else references alive for as long as it has a subscriber.
-    private weak let owner: (any SubjectObserverRemoving)?
+    // The subject's remover (its state), not the subject: a strong reference to the subject would
+    // keep one that nothing else references alive for as long as it has a subscriber (its registry
+    // holds this subscription), and a weak one would give every subject a side table, which makes
+    // each retain of it take the slow path.
+    private let owner: any SubjectObserverRemoving
     private let disposed = Atomic<Bool>(false)
 
     init(key: Int, owner: SubjectObserverRemoving) {
@@ -45,36 +46,34 @@ class SubjectSubscriptionBase: Cancelable, @unchecked Sendable {
 
     final func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        owner?.removeObserver(forKey: key)
+        owner.removeObserver(forKey: key)
     }
 
     /// Called by the owning subject's deinit on every subscription still registered: no event can
-    /// reach it any more, so it lets go of its observer, which may hold this subscription as its
-    /// upstream (a cycle nothing else would break).
+    /// reach it any more, so its observer is told (it may hold this subscription as its upstream,
+    /// a cycle nothing else would break).
     func ownerDidDeinit() {}
 }
 
 /// The subscription of one observer of elements of type `Element`.
-// @unchecked Sendable: adds `observer`, written only at init and by `ownerDidDeinit`, which runs in
-// the subject's deinit: no delivery (all of which run inside a method of the live subject) can
-// overlap it.
+// @unchecked Sendable: adds only the immutable `observer` to its base.
 final class SubjectSubscription<Element>: SubjectSubscriptionBase, @unchecked Sendable {
-    private(set) nonisolated(unsafe) var observer: ObserverNode<Element>?
+    let observer: ObserverNode<Element>
 
     init(key: Int, observer: ObserverNode<Element>, owner: SubjectObserverRemoving) {
         self.observer = observer
         super.init(key: key, owner: owner)
     }
 
-    /// Sends `event` unless the subscription was disposed.
     override func ownerDidDeinit() {
-        let abandoned = observer
-        observer = nil
-        abandoned?.sourceWasAbandoned()
+        // The observer lets go of this subscription if it holds it as its upstream (the cycle);
+        // `observer` itself stays a constant, read without a retain on every delivery.
+        observer.sourceWasAbandoned()
     }
 
+    /// Sends `event` unless the subscription was disposed.
     func deliver(_ event: Event<Element>) {
-        guard !isDisposedRelaxed, let observer else { return }
+        guard !isDisposedRelaxed else { return }
         switch event {
         case .next(let element): observer.onNext(element)
         case .error(let error): observer.onError(error)
@@ -113,7 +112,7 @@ extension ContiguousArray where Element == SubjectSubscriptionBase {
                 Unmanaged.passUnretained(subscriptions[index])._withUnsafeGuaranteedRef { subscription in
                     guard !subscription.isDisposedRelaxed else { return }
                     // Every subscription of a subject of `Value` is a SubjectSubscription<Value>.
-                    unsafeDowncast(subscription, to: SubjectSubscription<Value>.self).observer?.onNext(element)
+                    unsafeDowncast(subscription, to: SubjectSubscription<Value>.self).observer.onNext(element)
                 }
             }
         }

@@ -4,9 +4,9 @@ import RxCore
 /// The shared state behind one `Reachability`: subscribers, the latest status, and the probing
 /// session that runs while there is at least one subscriber.
 ///
-/// Emission is serialized without holding the lock while observers run: every event is queued,
-/// with the observers it is for, under the lock; whichever thread finds no delivery in progress
-/// drains the queue, one event at a time, outside the lock. A new `status` subscriber is queued its
+/// Emission is serialized without holding the lock while observers run, on RxCore's `DrainLoop`:
+/// every event is queued, with the observers it is for, under the lock; whichever thread finds no
+/// delivery in progress drains the queue, one event at a time, outside the lock. A new `status` subscriber is queued its
 /// replay of the latest status in the same critical section that registers it, so it sees the
 /// latest status and then each later change, with no gap and no duplicate.
 final class ReachabilityCore: Sendable {
@@ -26,20 +26,13 @@ final class ReachabilityCore: Sendable {
         var latest: ReachabilityStatus?
         var lastError: Error?
         var session: ProbeSession?
+        /// Deliveries waiting for the drain loop.
         var pending: [Delivery] = []
-        var isDelivering = false
-
-        /// Queues `delivery`; true if the caller must drain (no delivery in progress).
-        mutating func enqueue(_ delivery: Delivery) -> Bool {
-            pending.append(delivery)
-            if isDelivering { return false }
-            isDelivering = true
-            return true
-        }
     }
 
     private let configuration: ProbeConfiguration
     private let state = LockedState<State>.make(State())
+    private let delivery = DrainLoop()
 
     init(configuration: ProbeConfiguration) {
         self.configuration = configuration
@@ -74,12 +67,13 @@ final class ReachabilityCore: Sendable {
 
     private func add(_ subscriber: Subscriber) -> Disposable {
         let configuration = configuration
-        let (id, session, mustDrain) = state.withLock { state -> (Int, ProbeSession?, Bool) in
+        let (id, session, queued) = state.withLock { state -> (Int, ProbeSession?, Bool) in
             state.lastID += 1
             state.subscribers.append((state.lastID, subscriber))
-            var mustDrain = false
+            var queued = false
             if case .status(let observer) = subscriber, let latest = state.latest {
-                mustDrain = state.enqueue(.status(latest, [observer]))
+                state.pending.append(.status(latest, [observer]))
+                queued = true
             }
             var session: ProbeSession?
             if state.session == nil {
@@ -89,11 +83,11 @@ final class ReachabilityCore: Sendable {
                 state.session = started
                 session = started
             }
-            return (state.lastID, session, mustDrain)
+            return (state.lastID, session, queued)
         }
         // A concurrent last dispose may have disposed the session already; `start` then does nothing.
         session?.start()
-        if mustDrain { drain() }
+        if queued { deliverPending() }
         return Disposables.create { [self] in
             remove(id)
         }
@@ -116,7 +110,7 @@ final class ReachabilityCore: Sendable {
     // MARK: - Results and delivery
 
     private func record(_ result: Result<Void, Error>, from session: ProbeSession) {
-        let mustDrain = state.withLock { state -> Bool in
+        let queued = state.withLock { state -> Bool in
             guard state.session === session else { return false }
             let status: ReachabilityStatus
             switch result {
@@ -134,33 +128,34 @@ final class ReachabilityCore: Sendable {
                 if case .status(let observer) = entry.subscriber { return observer }
                 return nil
             }
-            var mustDrain = state.enqueue(.status(status, statusObservers))
+            state.pending.append(.status(status, statusObservers))
             if previous == .unreachable && status == .reachable {
                 let signalObservers = state.subscribers.compactMap { entry -> AnyObserver<Void>? in
                     if case .becameReachable(let observer) = entry.subscriber { return observer }
                     return nil
                 }
-                mustDrain = state.enqueue(.becameReachable(signalObservers)) || mustDrain
+                state.pending.append(.becameReachable(signalObservers))
             }
-            return mustDrain
+            return true
         }
-        if mustDrain { drain() }
+        if queued { deliverPending() }
     }
 
-    private func drain() {
-        while let delivery = state.withLock({ state -> Delivery? in
-            if state.pending.isEmpty {
-                state.isDelivering = false
-                return nil
+    /// Delivers the queued events, unless another thread is already doing so (it then delivers
+    /// these too, in order).
+    private func deliverPending() {
+        guard delivery.signal() else { return }
+        delivery.run(missed: 1) {
+            guard let next = state.withLock({ $0.pending.isEmpty ? nil : $0.pending.removeFirst() }) else {
+                return .idle
             }
-            return state.pending.removeFirst()
-        }) {
-            switch delivery {
+            switch next {
             case .status(let status, let observers):
                 observers.forEach { $0.onNext(status) }
             case .becameReachable(let observers):
                 observers.forEach { $0.onNext(()) }
             }
+            return .delivered
         }
     }
 }

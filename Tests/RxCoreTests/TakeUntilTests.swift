@@ -89,6 +89,25 @@ final class TakeUntilTests: RxTestCase {
         subscription.dispose()
     }
 
+    func testAnElementSentFromInsideADeliveryIsDeliveredRightAfterIt() {
+        let source = DrivenSource<Int>()
+        let other = DrivenSource<Void>()
+        nonisolated(unsafe) var events: [Observed<Int>] = []
+        let subscription = source.observable.take(until: other.observable).subscribe(
+            onNext: { value in
+                events.append(.next(value))
+                if value == 1 { source.onNext(2) }
+                events.append(.next(-value))
+            },
+            onCompleted: { events.append(.completed) }
+        )
+        source.onNext(1)
+        other.onNext(())
+        source.onNext(3)
+        XCTAssertEqual(events, [.next(1), .next(-1), .next(2), .next(-2), .completed])
+        subscription.dispose()
+    }
+
     func testConformance() {
         let never = Observable<Int>.never()
         assertOperatorBasics { $0.take(until: never) }

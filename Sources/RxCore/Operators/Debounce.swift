@@ -34,13 +34,14 @@ final class DebounceObservable<Element>: Observable<Element>, @unchecked Sendabl
 }
 
 /// Keeps the latest element and the id of the timer that may emit it; every element restarts the
-/// timer with a new id, so only the newest timer emits.
-// @unchecked Sendable: the latest element, its id and the outbox live in one LockedState.
-final class DebounceSink<Element>: Sink<Element, Element>, @unchecked Sendable {
+/// timer with a new id, so only the newest timer emits. The timer's thread and the source's meet on
+/// the drain loop.
+// @unchecked Sendable: the latest element, its id and the queue live in one LockedState.
+final class DebounceSink<Element>: DrainingSink<Element, Element>, @unchecked Sendable {
     private struct State {
         var id = 0
         var latest: Element?
-        var outbox = DeliveryOutbox<Element>()
+        var queue = FIFOBuffer<Event<Element>>()
     }
 
     private let dueTime: RxTimeInterval
@@ -69,49 +70,49 @@ final class DebounceSink<Element>: Sink<Element, Element>, @unchecked Sendable {
     }
 
     private func timerFired(id: Int) {
-        let deliver = state.withLock { state -> Bool in
+        let ready = state.withLock { state -> Bool in
             guard state.id == id, let latest = state.latest else { return false }
             state.latest = nil
-            return state.outbox.enqueue(.next(latest))
+            state.queue.append(.next(latest))
+            return true
         }
-        if deliver { drain() }
+        if ready { signal() }
     }
 
     override func onCompleted() {
         guard !isStoppedOrDisposed else { return }
-        let deliver = state.withLock { state -> Bool in
+        state.withLock { state in
             state.id += 1
             if let latest = state.latest {
                 state.latest = nil
-                state.outbox.append(.next(latest))
+                state.queue.append(.next(latest))
             }
-            return state.outbox.enqueue(.completed)
+            state.queue.append(.completed)
         }
-        if deliver { drain() }
+        signal()
     }
 
     override func onError(_ error: Error) {
         guard !isStoppedOrDisposed else { return }
-        let (deliver, dropped) = state.withLock { state -> (Bool, Element?) in
+        let dropped = state.withLock { state -> Element? in
             state.id += 1
+            state.queue.append(.error(error))
             defer { state.latest = nil }
-            return (state.outbox.enqueue(.error(error)), state.latest)
+            return state.latest
         }
         _ = dropped
-        if deliver { drain() }
+        signal()
     }
 
-    private func drain() {
-        while let event = state.withLock({ $0.outbox.next() }) {
-            forward(event)
-        }
+    override func drainOne() -> DrainStep {
+        deliver(state.withLock { $0.queue.popFirst() })
     }
 
     override func didDispose() {
         timer.dispose()
-        let dropped = state.withLock { state -> (Element?, [Event<Element>]) in
+        let dropped = state.withLock { state -> (Element?, FIFOBuffer<Event<Element>>) in
             defer { state.latest = nil }
-            return (state.latest, state.outbox.removeAll())
+            return (state.latest, state.queue.takeAll())
         }
         _ = dropped
         super.didDispose()

@@ -37,39 +37,34 @@ final class DelayObservable<Element>: Observable<Element>, @unchecked Sendable {
     }
 }
 
-/// Queues each event with its own timer; a fired timer marks its event due, and whoever finds the
-/// head of the queue due (and nobody delivering) delivers the due prefix, in arrival order.
-// @unchecked Sendable: the queue, the timers and the delivery flag live in one LockedState.
-final class DelaySink<Element>: Sink<Element, Element>, @unchecked Sendable {
+/// Queues each event with its own timer; a fired timer marks its event due and signals the drain
+/// loop, whose owner delivers the due prefix of the queue, in arrival order.
+// @unchecked Sendable: the queue, the timers and the pending error live in one LockedState.
+final class DelaySink<Element>: DrainingSink<Element, Element>, @unchecked Sendable {
     private struct Entry {
         let event: Event<Element>
         var isDue = false
     }
 
     private struct State {
-        /// Waiting events; `entries[index]` has sequence number `firstSequence + index - head`.
-        var entries: [Entry] = []
-        var head = 0
+        /// Waiting events; the front one has sequence number `firstSequence`.
+        var entries = FIFOBuffer<Entry>()
         var firstSequence = 0
         var nextSequence = 0
         var timers: [Int: Disposable] = [:]
+        /// An error goes out before anything still waiting (which it drops).
         var error: Error?
-        var isDelivering = false
-        var isDisposed = false
 
         mutating func markDue(_ sequence: Int) {
-            let index = head + sequence - firstSequence
-            if sequence >= firstSequence, index < entries.count {
-                entries[index].isDue = true
+            let offset = sequence - firstSequence
+            if offset >= 0, offset < entries.count {
+                entries[offset: offset].isDue = true
             }
         }
 
-        /// Whether the caller should deliver now (and is now the deliverer).
-        mutating func claim() -> Bool {
-            guard !isDelivering, !isDisposed else { return false }
-            guard error != nil || (head < entries.count && entries[head].isDue) else { return false }
-            isDelivering = true
-            return true
+        func isDue(_ sequence: Int) -> Bool {
+            let offset = sequence - firstSequence
+            return offset >= 0 && offset < entries.count && entries[offset: offset].isDue
         }
 
         mutating func nextDue() -> Event<Element>? {
@@ -77,32 +72,18 @@ final class DelaySink<Element>: Sink<Element, Element>, @unchecked Sendable {
                 error = nil
                 return .error(pending)
             }
-            guard !isDisposed, head < entries.count, entries[head].isDue else {
-                isDelivering = false
-                return nil
-            }
-            let event = entries[head].event
-            head += 1
+            guard !entries.isEmpty, entries.peekFirst().isDue else { return nil }
             firstSequence += 1
-            if head == entries.count {
-                entries.removeAll(keepingCapacity: entries.capacity <= 64)
-                head = 0
-            } else if head >= 64 && head * 2 >= entries.count {
-                entries.removeFirst(head)
-                head = 0
-            }
-            return event
+            return entries.removeFirst().event
         }
 
         /// Empties the queue and the timers; returns them, to be released outside the lock.
-        mutating func removeAll() -> ([Entry], [Disposable]) {
+        mutating func removeAll() -> (FIFOBuffer<Entry>, [Disposable]) {
             defer {
                 firstSequence = nextSequence
-                entries = []
-                head = 0
                 timers = [:]
             }
-            return (entries, Array(timers.values))
+            return (entries.takeAll(), Array(timers.values))
         }
     }
 
@@ -136,17 +117,14 @@ final class DelaySink<Element>: Sink<Element, Element>, @unchecked Sendable {
     override func onError(_ error: Error) {
         guard !isStoppedOrDisposed else { return }
         sourceSubscription.dispose()
-        let (deliverNow, dropped) = state.withLock { state -> (Bool, ([Entry], [Disposable])) in
-            let dropped = state.removeAll()
+        let dropped = state.withLock { state -> (FIFOBuffer<Entry>, [Disposable]) in
             state.error = error
-            return (state.claim(), dropped)
+            return state.removeAll()
         }
         for timer in dropped.1 {
             timer.dispose()
         }
-        if deliverNow {
-            deliverDueEvents()
-        }
+        signal()
     }
 
     private func schedule(_ event: Event<Element>) {
@@ -161,9 +139,8 @@ final class DelaySink<Element>: Sink<Element, Element>, @unchecked Sendable {
         }
         let stale = state.withLock { state -> Disposable? in
             // Already fired, or dropped by an error or dispose: nothing left to cancel.
-            guard !state.isDisposed, sequence >= state.firstSequence else { return timer }
-            let index = state.head + sequence - state.firstSequence
-            if index < state.entries.count, state.entries[index].isDue { return nil }
+            guard !isDisposed, sequence >= state.firstSequence else { return timer }
+            if state.isDue(sequence) { return nil }
             state.timers[sequence] = timer
             return nil
         }
@@ -171,27 +148,21 @@ final class DelaySink<Element>: Sink<Element, Element>, @unchecked Sendable {
     }
 
     private func timerFired(_ sequence: Int) {
-        let (deliverNow, finished) = state.withLock { state -> (Bool, Disposable?) in
+        let finished = state.withLock { state -> Disposable? in
             state.markDue(sequence)
-            let finished = state.timers.removeValue(forKey: sequence)
-            return (state.claim(), finished)
+            return state.timers.removeValue(forKey: sequence)
         }
         // The timer that is running now: only the reference is dropped (outside the lock).
         _ = finished
-        if deliverNow {
-            deliverDueEvents()
-        }
+        signal()
     }
 
-    private func deliverDueEvents() {
-        while let event = state.withLock({ $0.nextDue() }) {
-            forward(event)
-        }
+    override func drainOne() -> DrainStep {
+        deliver(state.withLock { $0.nextDue() })
     }
 
     override func didDispose() {
-        let dropped = state.withLock { state -> ([Entry], [Disposable]) in
-            state.isDisposed = true
+        let dropped = state.withLock { state -> (FIFOBuffer<Entry>, [Disposable]) in
             state.error = nil
             return state.removeAll()
         }

@@ -31,14 +31,14 @@ final class ObserveOnObservable<Element>: Observable<Element>, @unchecked Sendab
     }
 }
 
-/// Queues events; the event that finds nobody delivering schedules one drain on the scheduler, which
-/// delivers until the queue is empty.
+/// Queues events; the event that finds nobody delivering takes the drain loop's right and schedules
+/// one drain on the scheduler, which delivers until the queue is empty.
 // @unchecked Sendable: the queue and the pending drain live in one LockedState.
-final class ObserveOnSink<Element>: Sink<Element, Element>, @unchecked Sendable {
+final class ObserveOnSink<Element>: DrainingSink<Element, Element>, @unchecked Sendable {
     private struct State {
-        var outbox = DeliveryOutbox<Element>()
-        var drain: Disposable?
-        var isDisposed = false
+        var queue = FIFOBuffer<Event<Element>>()
+        /// The scheduled drain, to cancel on dispose.
+        var scheduledDrain: Disposable?
     }
 
     private let scheduler: any ImmediateSchedulerType
@@ -65,35 +65,35 @@ final class ObserveOnSink<Element>: Sink<Element, Element>, @unchecked Sendable 
     }
 
     private func enqueue(_ event: Event<Element>) {
-        let startDrain = state.withLock { state in
-            !state.isDisposed && state.outbox.enqueue(event)
+        let queued = state.withLock { state -> Bool in
+            guard !isDisposed else { return false }
+            state.queue.append(event)
+            return true
         }
-        guard startDrain else { return }
+        guard queued, drainLoop.signal() else { return }
         let drain = scheduler.schedule(self) { sink in
-            sink.deliverQueuedEvents()
+            sink.drain(missed: 1)
             return Disposables.create()
         }
-        // Upstream events are serialized, so no other drain is scheduled before this one is stored.
-        let (cancel, previous) = state.withLock { state -> (Disposable?, Disposable?) in
-            if state.isDisposed { return (drain, nil) }
-            defer { state.drain = drain }
-            return (nil, state.drain)
+        // Upstream events are serialized and only they signal, so no other drain is scheduled
+        // before this one is stored.
+        let (cancel, finished) = state.withLock { state -> (Disposable?, Disposable?) in
+            if isDisposed { return (drain, nil) }
+            defer { state.scheduledDrain = drain }
+            return (nil, state.scheduledDrain)
         }
-        _ = previous  // a finished drain; released outside the lock
+        _ = finished  // a finished drain; released outside the lock
         cancel?.dispose()
     }
 
-    private func deliverQueuedEvents() {
-        while let event = state.withLock({ $0.outbox.next() }) {
-            forward(event)
-        }
+    override func drainOne() -> DrainStep {
+        deliver(state.withLock { $0.queue.popFirst() })
     }
 
     override func didDispose() {
-        let (drain, dropped) = state.withLock { state -> (Disposable?, [Event<Element>]) in
-            state.isDisposed = true
-            defer { state.drain = nil }
-            return (state.drain, state.outbox.removeAll())
+        let (drain, dropped) = state.withLock { state -> (Disposable?, FIFOBuffer<Event<Element>>) in
+            defer { state.scheduledDrain = nil }
+            return (state.scheduledDrain, state.queue.takeAll())
         }
         _ = dropped
         drain?.dispose()

@@ -10,7 +10,8 @@ extension ObservableType {
     /// - Note: Events arrive on the source's thread, or on `other`'s thread for the completion it
     ///   causes. If `other` fires while an element is being delivered on another thread, the
     ///   completion is delivered right after that element, on the source's thread: deliveries never
-    ///   overlap. Thread-safe.
+    ///   overlap. An element the source sends from inside downstream's own `onNext` is delivered
+    ///   right after that call returns. Thread-safe.
     public func take<Other: ObservableType>(until other: Other) -> Observable<Element> {
         TakeUntilObservable(source: asObservable(), other: other.asObservable())
     }
@@ -39,27 +40,17 @@ final class TakeUntilObservable<Element, Other>: Observable<Element>, @unchecked
     }
 }
 
-/// Forwards the source and serializes it with the trigger, which may fire on another thread.
-// @unchecked Sendable: mutable state is in `state` (a LockedState); the rest is the atomic lifecycle.
-final class TakeUntilSink<Element>: Sink<Element, Element>, @unchecked Sendable {
-    enum Phase {
-        /// No delivery in progress.
-        case idle
-        /// A source element is being delivered by the thread that set this.
-        case emitting
-        /// As `emitting`, and the trigger fired meanwhile: the emitting thread delivers this next.
-        case emittingThenStop(Termination)
-        /// A terminal event went out, or the sink was disposed.
-        case stopped
-    }
-
+/// Forwards the source and serializes it with the trigger, which may fire on another thread: the two
+/// meet on the drain loop. An element that finds no one delivering goes straight downstream; the
+/// first terminal event decided (the trigger's or the source's) goes out after the elements
+/// accepted before it.
+// @unchecked Sendable: mutable state is in `state` (a LockedState); the rest is the drain loop.
+final class TakeUntilSink<Element>: DrainingSink<Element, Element>, @unchecked Sendable {
     struct State {
-        var phase = Phase.idle
+        /// Elements that found someone delivering.
+        var queue = FIFOBuffer<Element>()
+        var terminal: Termination?
         var trigger: Disposable?
-    }
-
-    private enum Role {
-        case owner, nested, drop
     }
 
     private let state = LockedState<State>.make(State())
@@ -67,7 +58,7 @@ final class TakeUntilSink<Element>: Sink<Element, Element>, @unchecked Sendable 
     /// Keeps the trigger's subscription, to dispose it with the sink (at once if already disposed).
     func attach(_ trigger: Disposable) {
         let disposeNow = state.withLock { state -> Bool in
-            if case .stopped = state.phase { return true }
+            if isDisposed { return true }
             state.trigger = trigger
             return false
         }
@@ -78,96 +69,53 @@ final class TakeUntilSink<Element>: Sink<Element, Element>, @unchecked Sendable 
 
     override func onNext(_ element: Element) {
         guard !isStoppedOrDisposed else { return }
-        let role = state.withLock { state -> Role in
-            switch state.phase {
-            case .idle:
-                state.phase = .emitting
-                return .owner
-            case .emitting:
-                // The source is serialized, so this is a reentrant call from our own delivery.
-                return .nested
-            case .emittingThenStop, .stopped:
-                return .drop
-            }
-        }
-        switch role {
-        case .drop:
+        if tryClaimEmission() {
+            forwardNext(element)
+            releaseEmission()
             return
-        case .nested:
-            forwardNext(element)
-        case .owner:
-            forwardNext(element)
-            let pending = state.withLock { state -> Termination? in
-                switch state.phase {
-                case .emitting:
-                    state.phase = .idle
-                    return nil
-                case .emittingThenStop(let terminal):
-                    state.phase = .stopped
-                    return terminal
-                case .idle, .stopped:
-                    return nil
-                }
-            }
-            if let pending {
-                forward(pending)
-            }
         }
+        let queued = state.withLock { state -> Bool in
+            guard state.terminal == nil else { return false }
+            state.queue.append(element)
+            return true
+        }
+        if queued { signal() }
     }
 
     override func onError(_ error: Error) {
-        if stopFromSource() {
-            forwardError(error)
-        }
+        end(.error(error))
     }
 
     override func onCompleted() {
-        if stopFromSource() {
-            forwardCompleted()
-        }
+        end(.completed)
     }
 
-    /// The trigger fired (`.completed`) or failed: terminate now, or after the delivery in progress.
-    func triggerFired(_ terminal: Termination) {
-        let deliverNow = state.withLock { state -> Bool in
-            switch state.phase {
-            case .idle:
-                state.phase = .stopped
-                return true
-            case .emitting:
-                state.phase = .emittingThenStop(terminal)
-                return false
-            case .emittingThenStop, .stopped:
-                return false
-            }
+    /// The trigger fired (`.completed`) or failed, or the source ended: the first of these wins.
+    func end(_ terminal: Termination) {
+        let decided = state.withLock { state -> Bool in
+            guard state.terminal == nil else { return false }
+            state.terminal = terminal
+            return true
         }
-        if deliverNow {
-            forward(terminal)
-        }
+        if decided { signal() }
+    }
+
+    override func drainOne() -> DrainStep {
+        deliver(state.withLock { state -> Event<Element>? in
+            if let element = state.queue.popFirst() { return .next(element) }
+            return state.terminal?.event()
+        })
     }
 
     override func didDispose() {
-        let trigger = state.withLock { state -> Disposable? in
-            state.phase = .stopped
+        let (trigger, dropped) = state.withLock { state -> (Disposable?, FIFOBuffer<Element>) in
             defer { state.trigger = nil }
-            return state.trigger
+            return (state.trigger, state.queue.takeAll())
         }
+        _ = dropped
         trigger?.dispose()
         super.didDispose()
     }
-
-    private func stopFromSource() -> Bool {
-        state.withLock { state -> Bool in
-            switch state.phase {
-            case .idle, .emitting:
-                state.phase = .stopped
-                return true
-            case .emittingThenStop, .stopped:
-                return false
-            }
-        }
-    }
-
 }
 
 /// Observes `other` for a `TakeUntilSink`.
@@ -182,14 +130,14 @@ final class TakeUntilTrigger<Other, Element>: SubscriptionNode<Other>, @unchecke
 
     override func onNext(_ element: Other) {
         if claimTerminal() {
-            parent.triggerFired(.completed)
+            parent.end(.completed)
             dispose()
         }
     }
 
     override func onError(_ error: Error) {
         if claimTerminal() {
-            parent.triggerFired(.error(error))
+            parent.end(.error(error))
             dispose()
         }
     }

@@ -49,9 +49,10 @@ final class ThrottleObservable<Element>: Observable<Element>, @unchecked Sendabl
 }
 
 /// Remembers when it last emitted; an early element is kept (if `latest`) and a single timer emits
-/// it when the window since the last emission closes.
-// @unchecked Sendable: the window, the kept element and the outbox live in one LockedState.
-final class ThrottleSink<Element>: Sink<Element, Element>, @unchecked Sendable {
+/// it when the window since the last emission closes. The timer's thread and the source's meet on
+/// the drain loop.
+// @unchecked Sendable: the window, the kept element and the queue live in one LockedState.
+final class ThrottleSink<Element>: DrainingSink<Element, Element>, @unchecked Sendable {
     /// Floating-point slack when comparing `now` differences with `dueTime`.
     private static var tolerance: Double { 1e-9 }
 
@@ -59,7 +60,7 @@ final class ThrottleSink<Element>: Sink<Element, Element>, @unchecked Sendable {
         var lastEmission: Date?
         var kept: Element?
         var completionWaits = false
-        var outbox = DeliveryOutbox<Element>()
+        var queue = FIFOBuffer<Event<Element>>()
     }
 
     private enum Decision {
@@ -96,7 +97,8 @@ final class ThrottleSink<Element>: Sink<Element, Element>, @unchecked Sendable {
                 let replaced = state.kept
                 state.kept = nil
                 state.lastEmission = now
-                return (state.outbox.enqueue(.next(element)) ? .deliver : .none, replaced)
+                state.queue.append(.next(element))
+                return (.deliver, replaced)
             }
             guard latest else { return (.none, nil) }
             let timerRuns = state.kept != nil
@@ -109,7 +111,7 @@ final class ThrottleSink<Element>: Sink<Element, Element>, @unchecked Sendable {
         case .none:
             break
         case .deliver:
-            drain()
+            signal()
         case .startTimer(let remaining):
             timer.disposable = scheduler.scheduleRelative(self, dueTime: remaining) { sink in
                 sink.windowClosed()
@@ -120,60 +122,59 @@ final class ThrottleSink<Element>: Sink<Element, Element>, @unchecked Sendable {
 
     private func windowClosed() {
         let now = scheduler.now
-        let deliver = state.withLock { state -> Bool in
+        state.withLock { state in
             if let kept = state.kept {
                 state.kept = nil
                 state.lastEmission = now
-                state.outbox.append(.next(kept))
+                state.queue.append(.next(kept))
             }
             if state.completionWaits {
                 state.completionWaits = false
-                state.outbox.append(.completed)
+                state.queue.append(.completed)
             }
-            return state.outbox.claim()
         }
-        if deliver { drain() }
+        signal()
     }
 
     override func onCompleted() {
         guard !isStoppedOrDisposed else { return }
         sourceSubscription.dispose()
-        let deliver = state.withLock { state -> Bool in
+        let ready = state.withLock { state -> Bool in
             if state.kept != nil {
                 state.completionWaits = true
                 return false
             }
-            return state.outbox.enqueue(.completed)
+            state.queue.append(.completed)
+            return true
         }
-        if deliver { drain() }
+        if ready { signal() }
     }
 
     override func onError(_ error: Error) {
         guard !isStoppedOrDisposed else { return }
         sourceSubscription.dispose()
-        let (deliver, dropped) = state.withLock { state -> (Bool, Element?) in
+        let dropped = state.withLock { state -> Element? in
             defer {
                 state.kept = nil
                 state.completionWaits = false
             }
-            return (state.outbox.enqueue(.error(error)), state.kept)
+            state.queue.append(.error(error))
+            return state.kept
         }
         _ = dropped
-        if deliver { drain() }
+        signal()
     }
 
-    private func drain() {
-        while let event = state.withLock({ $0.outbox.next() }) {
-            forward(event)
-        }
+    override func drainOne() -> DrainStep {
+        deliver(state.withLock { $0.queue.popFirst() })
     }
 
     override func didDispose() {
         timer.dispose()
         sourceSubscription.dispose()
-        let dropped = state.withLock { state -> (Element?, [Event<Element>]) in
+        let dropped = state.withLock { state -> (Element?, FIFOBuffer<Event<Element>>) in
             defer { state.kept = nil }
-            return (state.kept, state.outbox.removeAll())
+            return (state.kept, state.queue.takeAll())
         }
         _ = dropped
         super.didDispose()

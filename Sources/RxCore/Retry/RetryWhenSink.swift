@@ -23,14 +23,15 @@ final class RetryWhenSink<Element, Failure: Error>: ResubscribingSink<Element>, 
         var phase = Phase.running
         var latched: Termination?
         var trigger: Disposable?
-        var isDisposed = false
-        /// A thread is handing errors to the relay; others queue theirs in `pendingErrors`.
-        var isNotifying = false
-        var pendingErrors: [Failure] = []
+        /// Errors waiting for the relay: the handler's reaction may fail the next attempt at once,
+        /// and that error is handed over after the current one, not from inside it.
+        var pendingErrors = FIFOBuffer<Failure>()
     }
 
     private let errors: RetryErrorRelay<Failure>
     private let state = LockedState<State>.make(State())
+    /// Who hands errors to the relay.
+    private let notifications = DrainLoop()
 
     init(source: Observable<Element>, errors: RetryErrorRelay<Failure>, downstream: ObserverNode<Element>) {
         self.errors = errors
@@ -40,7 +41,7 @@ final class RetryWhenSink<Element, Failure: Error>: ResubscribingSink<Element>, 
     /// Keeps the trigger's subscription, to dispose it with the sink (at once if already disposed).
     func attachTrigger(_ trigger: Disposable) {
         let disposeNow = state.withLock { state -> Bool in
-            if state.isDisposed { return true }
+            if isDisposed { return true }
             state.trigger = trigger
             return false
         }
@@ -63,11 +64,7 @@ final class RetryWhenSink<Element, Failure: Error>: ResubscribingSink<Element>, 
                 return .deliver(latched)
             }
             state.phase = .waiting
-            if state.isNotifying {
-                state.pendingErrors.append(failure)
-                return .none
-            }
-            state.isNotifying = true
+            state.pendingErrors.append(failure)
             return .notify
         }
         switch action {
@@ -76,18 +73,17 @@ final class RetryWhenSink<Element, Failure: Error>: ResubscribingSink<Element>, 
         case .deliver(let terminal):
             forward(terminal)
         case .notify:
-            var next: Failure? = failure
-            while let current = next {
-                errors.onNext(current)
-                next = state.withLock { state -> Failure? in
-                    if state.pendingErrors.isEmpty {
-                        state.isNotifying = false
-                        return nil
-                    }
-                    return state.pendingErrors.removeFirst()
-                }
+            if notifications.signal() {
+                notifications.run(missed: 1) { notifyOne() }
             }
         }
+    }
+
+    /// Hands the next waiting error to the relay; called by the owner of `notifications` only.
+    private func notifyOne() -> DrainStep {
+        guard let failure = state.withLock({ $0.pendingErrors.popFirst() }) else { return .idle }
+        errors.onNext(failure)
+        return .delivered
     }
 
     override func attemptCompleted() {
@@ -130,13 +126,12 @@ final class RetryWhenSink<Element, Failure: Error>: ResubscribingSink<Element>, 
     }
 
     override func didDispose() {
-        let trigger = state.withLock { state -> Disposable? in
-            state.isDisposed = true
+        let (trigger, dropped) = state.withLock { state -> (Disposable?, FIFOBuffer<Failure>) in
             state.phase = .done
-            state.pendingErrors = []
             defer { state.trigger = nil }
-            return state.trigger
+            return (state.trigger, state.pendingErrors.takeAll())
         }
+        _ = dropped
         trigger?.dispose()
         super.didDispose()
     }

@@ -88,7 +88,7 @@ final class Combine2Sink<E1, E2, Result>: CombiningSink<CombiningState2<E1, E2>,
         guard state.isReady else {
             return state.progress.elementFoundNoPartner() ? .ended : .none
         }
-        if pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+        if drainLoop.signal() {
             slot1.initializeElement(at: 0, to: state.first.take(mode))
             slot2.initializeElement(at: 0, to: state.second.take(mode))
             return .tuple

@@ -109,7 +109,7 @@ final class Combine3Sink<E1, E2, E3, Result>: CombiningSink<CombiningState3<E1, 
         guard state.isReady else {
             return state.progress.elementFoundNoPartner() ? .ended : .none
         }
-        if pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+        if drainLoop.signal() {
             slot1.initializeElement(at: 0, to: state.first.take(mode))
             slot2.initializeElement(at: 0, to: state.second.take(mode))
             slot3.initializeElement(at: 0, to: state.third.take(mode))

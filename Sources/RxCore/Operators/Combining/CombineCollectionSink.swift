@@ -77,7 +77,7 @@ final class CombineCollectionSink<SourceElement, Result>:
             guard state.isReady else {
                 return state.progress.elementFoundNoPartner() ? .ended : .none
             }
-            if pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+            if drainLoop.signal() {
                 values = state.take(mode)
                 return .tuple
             }

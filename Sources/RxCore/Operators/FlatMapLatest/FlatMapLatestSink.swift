@@ -87,7 +87,7 @@ final class FlatMapLatestSink<SourceElement, Element>: DrainingSink<SourceElemen
     final func innerNext(_ element: Element, id: Int) {
         let deliverNow = state.withLock { state -> Bool in
             guard !state.isStopped, state.latestID == id else { return false }
-            if pendingSignals.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+            if drainLoop.signal() {
                 return true
             }
             state.queue.append(element)

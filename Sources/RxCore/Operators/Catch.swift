@@ -45,7 +45,6 @@ final class CatchObservable<Element>: Observable<Element>, @unchecked Sendable {
 final class CatchSink<Element>: Sink<Element, Element>, @unchecked Sendable {
     private struct State {
         var fallback: Disposable?
-        var isDisposed = false
     }
 
     private let handler: @Sendable (Error) throws -> Observable<Element>
@@ -74,7 +73,7 @@ final class CatchSink<Element>: Sink<Element, Element>, @unchecked Sendable {
         }
         let node = CatchFallbackNode(parent: self)
         let attached = state.withLock { state -> Bool in
-            if state.isDisposed { return false }
+            if isDisposed { return false }
             state.fallback = node
             return true
         }
@@ -91,7 +90,6 @@ final class CatchSink<Element>: Sink<Element, Element>, @unchecked Sendable {
 
     override func didDispose() {
         let fallback = state.withLock { state -> Disposable? in
-            state.isDisposed = true
             defer { state.fallback = nil }
             return state.fallback
         }

@@ -29,138 +29,63 @@ final class CatchSequenceObservable<Element>: Observable<Element>, @unchecked Se
 
     override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = CatchSequenceSink(sources: sources.makeIterator(), downstream: observer)
-        sink.run()
+        sink.resubscribe()
         return sink
     }
 }
 
 /// The state machine of `catch(sequence:)`: subscribes the sources one after the other, moving on
-/// when one fails.
-///
-/// Moving on is the trampoline of `ConcatSink`: the caller that finds no one advancing takes the
-/// advancing role and subscribes sources in a loop; a source that fails while the loop is still inside
-/// its `subscribe` only flags it (`advancePending`) and the loop goes round. Only the holder of the
-/// advancing role touches the iterator, which it takes out of the state while it calls `next()`, so
-/// that no lock is held while user code runs.
-// @unchecked Sendable: mutable state lives in `state`.
-final class CatchSequenceSink<Element>: Sink<Element, Element>, @unchecked Sendable {
+/// when one fails, on `ResubscribingSink`'s loop (constant stack depth for any number of sources
+/// that fail synchronously). Only the owner of that loop iterates `sources`, without the lock, since
+/// `next()` is user code.
+// @unchecked Sendable: mutable state lives in `state`; the iterator is advanced only by the loop.
+final class CatchSequenceSink<Element>: ResubscribingSink<Element>, @unchecked Sendable {
     private struct State {
-        /// The sources not yet tried; nil while the advancing loop holds it.
+        /// The sources not yet tried.
         var sources: AnyIterator<Observable<Element>>?
         /// The error of the source that failed last.
         var lastError: Error?
-        /// The subscription of the running source, once its `subscribe` returned.
-        var current: Disposable?
-        /// Whether some caller is in the subscribe loop.
-        var isAdvancing = false
-        /// The running source failed while the loop was inside its `subscribe`.
-        var advancePending = false
-        var isDisposed = false
     }
 
     private let state: LockedState<State>
 
     init(sources: AnyIterator<Observable<Element>>, downstream: ObserverNode<Element>) {
         state = .make(State(sources: sources))
-        super.init(downstream: downstream)
+        super.init(source: nil, downstream: downstream)
     }
 
-    func run() {
-        state.withLock { $0.isAdvancing = true }
-        advance()
+    override func nextSource() -> Observable<Element>? {
+        state.withLock { $0.sources }?.next()
     }
 
-    override func onNext(_ element: Element) {
-        forwardNext(element)
-    }
-
-    override func onError(_ error: Error) {
-        var previous: Disposable?
-        var previousError: Error?
-        let startsLoop = state.withLock { state -> Bool in
-            guard !state.isDisposed else { return false }
-            previousError = state.lastError
-            state.lastError = error
-            previous = state.current
-            state.current = nil
-            if state.isAdvancing {
-                state.advancePending = true
-                return false
-            }
-            state.isAdvancing = true
-            return true
+    override func sourcesExhausted() {
+        if let lastError = state.withLock({ $0.lastError }) {
+            forwardError(lastError)
+        } else {
+            forwardCompleted()
         }
-        previous?.dispose()
+    }
+
+    override func attemptFailed(_ error: Error) {
+        let previousError = state.withLock { state -> Error? in
+            defer { state.lastError = error }
+            return state.lastError
+        }
         // Released here, after the lock: its deinit may run user code.
         _ = previousError
-        if startsLoop {
-            advance()
-        }
-    }
-
-    override func onCompleted() {
-        forwardCompleted()
-    }
-
-    /// The subscribe loop; the caller holds the advancing role.
-    private func advance() {
-        while true {
-            guard let sources = state.withLock({ state -> AnyIterator<Observable<Element>>? in
-                guard !state.isDisposed else { return nil }
-                state.advancePending = false
-                defer { state.sources = nil }
-                return state.sources
-            }) else { return }
-            // User code (the sequence's iterator): called without the lock.
-            guard let source = sources.next() else {
-                let lastError = state.withLock { state -> Error? in
-                    if !state.isDisposed { state.sources = sources }
-                    return state.lastError
-                }
-                if let lastError {
-                    forwardError(lastError)
-                } else {
-                    forwardCompleted()
-                }
-                return
-            }
-            state.withLock { state in
-                // Disposed meanwhile: the iterator is released with this frame, after the lock.
-                if !state.isDisposed { state.sources = sources }
-            }
-            let subscription = source.subscribe(self)
-            var disposeNow = false
-            let again = state.withLock { state -> Bool in
-                if state.isDisposed || state.advancePending {
-                    // Disposed meanwhile, or the source already failed: nothing to keep.
-                    disposeNow = true
-                    return !state.isDisposed
-                }
-                state.current = subscription
-                state.isAdvancing = false
-                return false
-            }
-            if disposeNow {
-                subscription.dispose()
-            }
-            if !again {
-                return
-            }
-        }
+        resubscribe()
     }
 
     override func didDispose() {
-        let (current, sources) = state.withLock { state -> (Disposable?, AnyIterator<Observable<Element>>?) in
-            state.isDisposed = true
+        let (sources, lastError) = state.withLock { state -> (AnyIterator<Observable<Element>>?, Error?) in
             defer {
-                state.current = nil
                 state.sources = nil
+                state.lastError = nil
             }
-            return (state.current, state.sources)
+            return (state.sources, state.lastError)
         }
-        current?.dispose()
         // Released here, after the lock: the iterator's deinit may run user code.
-        _ = sources
+        _ = (sources, lastError)
         super.didDispose()
     }
 }

@@ -86,7 +86,6 @@ final class ScheduledSequenceSink<S: Sequence & SendableMetatype>: Sink<S.Elemen
         var isScheduling = false
         /// The iterator an action left for the thread inside `scheduler.schedule` to go on with.
         var handedBack: S.Iterator?
-        var isDisposed = false
     }
 
     private let scheduler: any ImmediateSchedulerType
@@ -103,7 +102,7 @@ final class ScheduledSequenceSink<S: Sequence & SendableMetatype>: Sink<S.Elemen
         var iterator = iterator
         while true {
             let proceed = state.withLock { state -> Bool in
-                guard !state.isDisposed else { return false }
+                guard !isDisposed else { return false }
                 state.isScheduling = true
                 return true
             }
@@ -115,7 +114,7 @@ final class ScheduledSequenceSink<S: Sequence & SendableMetatype>: Sink<S.Elemen
             var replaced: Disposable?
             let (next, disposeNow) = state.withLock { state -> (S.Iterator?, Bool) in
                 state.isScheduling = false
-                if state.isDisposed { return (nil, true) }
+                if isDisposed { return (nil, true) }
                 if let handedBack = state.handedBack {
                     // The action already ran and wants the next one.
                     state.handedBack = nil
@@ -147,7 +146,7 @@ final class ScheduledSequenceSink<S: Sequence & SendableMetatype>: Sink<S.Elemen
         }
         forwardNext(element)
         let scheduleHere = state.withLock { state -> Bool in
-            if state.isDisposed { return false }
+            if isDisposed { return false }
             if state.isScheduling {
                 state.handedBack = iterator
                 return false
@@ -161,7 +160,6 @@ final class ScheduledSequenceSink<S: Sequence & SendableMetatype>: Sink<S.Elemen
 
     override func didDispose() {
         let (scheduled, handedBack) = state.withLock { state -> (Disposable?, S.Iterator?) in
-            state.isDisposed = true
             defer {
                 state.scheduled = nil
                 state.handedBack = nil

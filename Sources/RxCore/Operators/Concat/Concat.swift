@@ -57,7 +57,7 @@ final class ConcatObservable<Element>: Observable<Element>, @unchecked Sendable 
 
     override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
         let sink = ConcatSink(sources: sources, downstream: observer)
-        sink.run()
+        sink.resubscribe()
         return sink
     }
 }

@@ -24,8 +24,6 @@ final class FlatMapLatestSink<SourceElement, Element>: DrainingSink<SourceElemen
 
     private let state = LockedState.make(State())
     private let selector: @Sendable (SourceElement) throws -> Observable<Element>
-    /// The inner observers' class, looked up once (see `MergeSink.innerType`).
-    private let innerType = Inner.self
 
     init(selector: @escaping @Sendable (SourceElement) throws -> Observable<Element>, downstream: ObserverNode<Element>) {
         self.selector = selector
@@ -48,7 +46,7 @@ final class FlatMapLatestSink<SourceElement, Element>: DrainingSink<SourceElemen
         state.withLock { state in
             guard !state.isStopped else { return }
             state.latestID += 1
-            let next = innerType.init(parent: self, id: state.latestID)
+            let next = Inner(parent: self, id: state.latestID)
             previous = state.current
             state.current = next
             inner = next
@@ -140,27 +138,11 @@ final class FlatMapLatestSink<SourceElement, Element>: DrainingSink<SourceElemen
     // MARK: Delivery
 
     override func drainOne() -> DrainStep {
-        withUnsafeTemporaryAllocation(of: Element.self, capacity: 1) { slot in
-            var terminal: Termination?
-            let tookElement = state.withLock { state -> Bool in
-                if !state.queue.isEmpty {
-                    slot.initializeElement(at: 0, to: state.queue.removeFirst())
-                    return true
-                }
-                defer { state.terminal = nil }
-                terminal = state.terminal
-                return false
-            }
-            if tookElement {
-                forwardNext(slot.moveElement(from: 0))
-                return .delivered
-            }
-            if let terminal {
-                forward(terminal)
-                return .finished
-            }
-            return .idle
-        }
+        deliver(state.withLock { state -> Event<Element>? in
+            if let element = state.queue.popFirst() { return .next(element) }
+            defer { state.terminal = nil }
+            return state.terminal?.event()
+        })
     }
 
     override func didDispose() {
@@ -183,7 +165,7 @@ final class FlatMapLatestInnerObserver<SourceElement, Element>: SubscriptionNode
     private let parent: FlatMapLatestSink<SourceElement, Element>
     private let id: Int
 
-    required init(parent: FlatMapLatestSink<SourceElement, Element>, id: Int) {
+    init(parent: FlatMapLatestSink<SourceElement, Element>, id: Int) {
         self.parent = parent
         self.id = id
         super.init()

@@ -40,4 +40,30 @@ final class AbsurdIntervalTests: RxTestCase {
             Observable<Int>.timer(.seconds(interval), scheduler: ConcurrentDispatchQueueScheduler.background).subscribe().dispose()
         }
     }
+
+    // MARK: - A due time of minus infinity is in the past, not never
+
+    func testMinusInfinityIsADueTimeInThePastNotNever() {
+        XCTAssertEqual(RxTimeInterval.seconds(-.infinity).dispatchInterval, .nanoseconds(0))
+        XCTAssertEqual(RxTimeInterval.seconds(.infinity).dispatchInterval, .never)
+    }
+
+    func testARelativeActionDueAtMinusInfinityRunsAtOnceOnADispatchScheduler() {
+        let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "minus-infinity")
+        let fired = expectation(description: "a past due time runs at once, as on TestScheduler")
+        let subscription = Observable<Int>.timer(.seconds(-.infinity), scheduler: scheduler)
+            .subscribe(onNext: { _ in fired.fulfill() })
+        wait(for: [fired], timeout: 1)
+        subscription.dispose()
+    }
+
+    func testAPeriodicTimerStartingAtMinusInfinityTicksOnADispatchScheduler() {
+        let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "minus-infinity-periodic")
+        let fired = expectation(description: "ticks")
+        let subscription = Observable<Int>.timer(.seconds(-.infinity), period: .milliseconds(10), scheduler: scheduler)
+            .take(2)
+            .subscribe(onCompleted: { fired.fulfill() })
+        wait(for: [fired], timeout: 1)
+        subscription.dispose()
+    }
 }

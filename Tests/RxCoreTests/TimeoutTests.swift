@@ -91,4 +91,21 @@ final class TimeoutTests: RxTestCase {
         }
         XCTAssertTrue(scheduler.isIdle)
     }
+
+    func testTimeoutStopsIteratingASynchronousOtherOnceDownstreamIsDone() {
+        let scheduler = TestScheduler(simulateProcessingDelay: false)
+        var pulled = 0
+        // Long but finite, so that the broken behaviour fails the assertion instead of hanging.
+        let naturals = sequence(first: 0) { value -> Int? in
+            pulled += 1
+            return value < 100_000 ? value + 1 : nil
+        }
+        let res = scheduler.start {
+            Observable<Int>.never()
+                .timeout(.seconds(10), other: Observable.from(naturals), scheduler: scheduler)
+                .take(2)
+        }
+        XCTAssertEqual(res.events, [.next(210, 0), .next(210, 1), .completed(210)])
+        XCTAssertLessThanOrEqual(pulled, 2, "`from` must see that nobody listens behind the timeout any more")
+    }
 }

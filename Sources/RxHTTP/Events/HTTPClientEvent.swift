@@ -85,17 +85,13 @@ public struct HTTPClientEvent: Sendable, CustomStringConvertible {
 
 /// Where a client's events go: a hot stream that costs one lock read per would-be event when nobody
 /// listens. Events are delivered one at a time, in the order they were emitted (so in order per
-/// call), never under a lock of the client: the emitting thread delivers directly when nobody else
-/// is delivering; otherwise it leaves the event to the thread that is, which drains them in order.
-// @unchecked Sendable: the subject is only fed by the draining thread; the outbox is one LockedState.
-final class EventHub: @unchecked Sendable {
-    private struct Outbox {
-        var pending: [HTTPClientEvent] = []
-        var draining = false
-    }
-
+/// call), never under a lock of the client, on RxCore's drain loop: the emitting thread delivers
+/// directly when nobody else is delivering; otherwise it leaves the event to the thread that is.
+final class EventHub: Sendable {
     private let subject = PublishSubject<HTTPClientEvent>()
-    private let outbox = LockedState<Outbox>.make(Outbox())
+    /// Events left for the delivering thread.
+    private let pending = LockedState<[HTTPClientEvent]>.make([])
+    private let delivery = DrainLoop()
 
     /// The hot stream.
     var events: Observable<HTTPClientEvent> {
@@ -108,29 +104,27 @@ final class EventHub: @unchecked Sendable {
     }
 
     func emit(_ event: HTTPClientEvent) {
-        let direct = outbox.withLock { outbox -> Bool in
-            guard !outbox.draining else {
-                outbox.pending.append(event)
-                return false
-            }
-            outbox.draining = true
-            return true
+        if delivery.tryClaim() {
+            subject.onNext(event)
+            let missed = delivery.release()
+            if missed != 0 { deliverPending(missed: missed) }
+            return
         }
-        guard direct else { return }
-        subject.onNext(event)
-        while true {
-            let batch = outbox.withLock { outbox -> [HTTPClientEvent] in
-                guard !outbox.pending.isEmpty else {
-                    outbox.draining = false
-                    return []
-                }
-                defer { outbox.pending = [] }
-                return outbox.pending
+        pending.withLock { $0.append(event) }
+        if delivery.signal() { deliverPending(missed: 1) }
+    }
+
+    private func deliverPending(missed: Int) {
+        delivery.run(missed: missed) {
+            let batch = pending.withLock { pending -> [HTTPClientEvent] in
+                defer { pending = [] }
+                return pending
             }
-            guard !batch.isEmpty else { return }
+            guard !batch.isEmpty else { return .idle }
             for event in batch {
                 subject.onNext(event)
             }
+            return .delivered
         }
     }
 }

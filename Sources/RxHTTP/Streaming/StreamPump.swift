@@ -14,8 +14,7 @@ import RxCore
 /// one's and cancels its exchange. Nothing is delivered until the client accepted the head (`open`).
 ///
 /// Idle time-out: once open, no chunk for `idleTimeout` seconds fails the stream with `.timedOut`.
-// @unchecked Sendable: mutable state lives in one LockedState; the closures and queue are immutable.
-final class StreamPump: @unchecked Sendable {
+final class StreamPump: Sendable {
     /// What the reader does with the stream.
     struct Sink: Sendable {
         /// A chunk, in order; throwing fails the stream (a parser's error).
@@ -41,7 +40,6 @@ final class StreamPump: @unchecked Sendable {
         var bufferedBytes = 0
         var ended = false
         var failure: Error?
-        var draining = false
         var idleTimer: Disposable?
         var lastChunk = Date.distantPast
     }
@@ -55,6 +53,8 @@ final class StreamPump: @unchecked Sendable {
     private let deliveryScheduler: SchedulerType?
     private let queue = DispatchQueue(label: "RxHTTP.StreamPump")
     private let state = LockedState<State>.make(State())
+    /// Who delivers: one drain at a time, on the delivery queue (RxCore's drain loop).
+    private let delivery = DrainLoop()
 
     init(maxBufferedBytes: Int, idleTimeout: TimeInterval, scheduler: SchedulerType, deliveryScheduler: SchedulerType?, sink: Sink) {
         self.maxBufferedBytes = max(1, maxBufferedBytes)
@@ -154,7 +154,7 @@ final class StreamPump: @unchecked Sendable {
             case .failure(let error):
                 state.failure = error
             }
-            return state.phase == .open && !state.draining
+            return state.phase == .open
         }
         if overflow {
             state.withLock { $0.exchange }?.dispose()
@@ -168,7 +168,7 @@ final class StreamPump: @unchecked Sendable {
             guard state.phase == .waiting else { return false }
             state.phase = .open
             state.lastChunk = scheduler.now
-            return !state.draining
+            return true
         }
         guard schedule else { return }
         armIdleTimer(after: idleTimeout)
@@ -181,7 +181,7 @@ final class StreamPump: @unchecked Sendable {
             guard state.phase != .finished else { return false }
             if state.failure == nil { state.failure = error }
             state.phase = .open
-            return !state.draining
+            return true
         }
         if schedule { scheduleDrain() }
     }
@@ -200,13 +200,9 @@ final class StreamPump: @unchecked Sendable {
 
     // MARK: Delivery
 
+    /// Starts a drain on the delivery queue unless one runs (which then delivers what is new too).
     private func scheduleDrain() {
-        let start = state.withLock { state -> Bool in
-            guard !state.draining, state.phase == .open else { return false }
-            state.draining = true
-            return true
-        }
-        guard start else { return }
+        guard delivery.signal() else { return }
         if let deliveryScheduler {
             _ = deliveryScheduler.schedule(()) { [self] _ in
                 drain()
@@ -222,16 +218,14 @@ final class StreamPump: @unchecked Sendable {
         case end
         case fail(Error)
         case idle
+        case over
     }
 
-    /// On the pump's queue: delivers until nothing is left, then stops (a new chunk schedules it).
+    /// On the delivery queue: delivers until nothing is left, then stops (a new chunk schedules it).
     private func drain() {
-        while true {
+        delivery.run(missed: 1) {
             let step = state.withLock { state -> Step in
-                guard state.phase == .open else {
-                    state.draining = false
-                    return .idle
-                }
+                guard state.phase == .open else { return .over }
                 if !state.chunks.isEmpty {
                     defer { state.chunks = []; state.bufferedBytes = 0 }
                     return .chunks(state.chunks)
@@ -244,12 +238,13 @@ final class StreamPump: @unchecked Sendable {
                     state.phase = .finished
                     return .end
                 }
-                state.draining = false
                 return .idle
             }
             switch step {
             case .idle:
-                return
+                return .idle
+            case .over:
+                return .finished
             case .chunks(let chunks):
                 do {
                     for chunk in chunks where state.withLock({ $0.phase == .open }) {
@@ -257,8 +252,9 @@ final class StreamPump: @unchecked Sendable {
                     }
                 } catch {
                     finish(with: error)
-                    return
+                    return .finished
                 }
+                return .delivered
             case .end:
                 cleanUp()
                 do {
@@ -266,11 +262,11 @@ final class StreamPump: @unchecked Sendable {
                 } catch {
                     sink.fail(error)
                 }
-                return
+                return .finished
             case .fail(let error):
                 cleanUp()
                 sink.fail(error)
-                return
+                return .finished
             }
         }
     }
@@ -280,7 +276,6 @@ final class StreamPump: @unchecked Sendable {
         let proceed = state.withLock { state -> Bool in
             guard state.phase == .open else { return false }
             state.phase = .finished
-            state.draining = false
             return true
         }
         guard proceed else { return }
@@ -336,7 +331,7 @@ final class StreamPump: @unchecked Sendable {
             state.failure = HTTPClientError(
                 .timedOut, message: "no bytes for \(String(format: "%.3g", idleTimeout)) s (the stream's idle time-out)", phase: .responded
             )
-            return !state.draining
+            return true
         }
         if schedule { scheduleDrain() }
     }

@@ -33,100 +33,48 @@ final class CatchObservable<Element>: Observable<Element>, @unchecked Sendable {
     }
 
     override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
-        let sink = CatchSink(handler: handler, downstream: observer)
-        sink.setUpstream(source.subscribe(sink))
+        let sink = CatchSink(source: source, handler: handler, downstream: observer)
+        sink.resubscribe()
         return sink
     }
 }
 
-/// Observes the source; on its error subscribes the fallback, whose events go straight downstream.
-// The fallback subscription, also touched by dispose, lives in `state`.
-// @unchecked Sendable: `sourceEnded` is touched only by source events (serialized); the rest is in `state`.
-final class CatchSink<Element>: Sink<Element, Element>, @unchecked Sendable {
-    private struct State {
-        var fallback: Disposable?
-    }
-
+/// Subscribes the source and, when it fails, the fallback `handler` returns: two attempts on
+/// `ResubscribingSink`'s loop, the second one's error final.
+// @unchecked Sendable: the fallback lives in a LockedState; `handler` is an immutable `@Sendable`
+// closure; the rest is ResubscribingSink's.
+final class CatchSink<Element>: ResubscribingSink<Element>, @unchecked Sendable {
     private let handler: @Sendable (Error) throws -> Observable<Element>
-    private let state = LockedState<State>.make(State())
-    private var sourceEnded = false
+    /// The fallback, once the source failed.
+    private let fallback = LockedState<Observable<Element>?>.make(nil)
 
-    init(handler: @escaping @Sendable (Error) throws -> Observable<Element>, downstream: ObserverNode<Element>) {
+    init(
+        source: Observable<Element>,
+        handler: @escaping @Sendable (Error) throws -> Observable<Element>,
+        downstream: ObserverNode<Element>
+    ) {
         self.handler = handler
-        super.init(downstream: downstream)
+        super.init(source: source, downstream: downstream)
     }
 
-    override func onNext(_ element: Element) {
-        guard !sourceEnded else { return }
-        forwardNext(element)
+    override func nextSource() -> Observable<Element>? {
+        fallback.withLock { $0 } ?? super.nextSource()
     }
 
-    override func onError(_ error: Error) {
-        guard !sourceEnded, !isStoppedOrDisposed else { return }
-        sourceEnded = true
-        let fallback: Observable<Element>
+    override func attemptFailed(_ error: Error) {
+        // The second attempt is the fallback: its error is final.
+        guard attemptCount == 1 else {
+            forwardError(error)
+            return
+        }
+        let next: Observable<Element>
         do {
-            fallback = try handler(error)
+            next = try handler(error)
         } catch {
             forwardError(error)
             return
         }
-        let node = CatchFallbackNode(parent: self)
-        let attached = state.withLock { state -> Bool in
-            if isDisposed { return false }
-            state.fallback = node
-            return true
-        }
-        if attached {
-            node.setUpstream(fallback.subscribe(node))
-        }
-    }
-
-    override func onCompleted() {
-        guard !sourceEnded else { return }
-        sourceEnded = true
-        forwardCompleted()
-    }
-
-    override func didDispose() {
-        let fallback = state.withLock { state -> Disposable? in
-            defer { state.fallback = nil }
-            return state.fallback
-        }
-        fallback?.dispose()
-        super.didDispose()
-    }
-}
-
-/// Forwards the fallback sequence of a `CatchSink` downstream.
-// @unchecked Sendable: `parent` is immutable; the lifecycle word is atomic.
-final class CatchFallbackNode<Element>: SubscriptionNode<Element>, @unchecked Sendable {
-    private let parent: CatchSink<Element>
-
-    init(parent: CatchSink<Element>) {
-        self.parent = parent
-        super.init()
-    }
-
-    override var isDetached: Bool {
-        isStoppedOrDisposed || parent.isDetached
-    }
-
-    override func onNext(_ element: Element) {
-        if !isStoppedOrDisposed {
-            parent.forwardNext(element)
-        }
-    }
-
-    override func onError(_ error: Error) {
-        if claimTerminal() {
-            parent.forwardError(error)
-        }
-    }
-
-    override func onCompleted() {
-        if claimTerminal() {
-            parent.forwardCompleted()
-        }
+        fallback.withLock { $0 = next }
+        resubscribe()
     }
 }

@@ -97,6 +97,26 @@ final class WithLatestFromTests: RxTestCase {
         XCTAssertEqual(xs.subscriptions, [])
     }
 
+    func testAnElementSentFromInsideADeliveryIsDeliveredRightAfterIt() {
+        let source = DrivenSource<Int>()
+        let second = DrivenSource<String>()
+        nonisolated(unsafe) var log: [String] = []
+        let subscription = source.observable.withLatestFrom(second.observable) { "\($0)\($1)" }.subscribe(
+            onNext: { value in
+                log.append("start \(value)")
+                if value == "1a" { source.onNext(2) }
+                log.append("end \(value)")
+            },
+            onError: { _ in log.append("error") }
+        )
+        second.onNext("a")
+        source.onNext(1)
+        second.onError(TestError.boom)
+        source.onNext(3)
+        XCTAssertEqual(log, ["start 1a", "end 1a", "start 2a", "end 2a", "error"])
+        subscription.dispose()
+    }
+
     func testConformance() {
         assertOperatorBasics { $0.withLatestFrom(Observable.just("latest")) }
     }

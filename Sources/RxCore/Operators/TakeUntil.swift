@@ -40,81 +40,12 @@ final class TakeUntilObservable<Element, Other>: Observable<Element>, @unchecked
     }
 }
 
-/// Forwards the source and serializes it with the trigger, which may fire on another thread: the two
-/// meet on the drain loop. An element that finds no one delivering goes straight downstream; the
-/// first terminal event decided (the trigger's or the source's) goes out after the elements
-/// accepted before it.
-// @unchecked Sendable: mutable state is in `state` (a LockedState); the rest is the drain loop.
-final class TakeUntilSink<Element>: DrainingSink<Element, Element>, @unchecked Sendable {
-    struct State {
-        /// Elements that found someone delivering.
-        var queue = FIFOBuffer<Element>()
-        var terminal: Termination?
-        var trigger: Disposable?
-    }
-
-    private let state = LockedState<State>.make(State())
-
-    /// Keeps the trigger's subscription, to dispose it with the sink (at once if already disposed).
-    func attach(_ trigger: Disposable) {
-        let disposeNow = state.withLock { state -> Bool in
-            if isDisposed { return true }
-            state.trigger = trigger
-            return false
-        }
-        if disposeNow {
-            trigger.dispose()
-        }
-    }
-
+/// Forwards the source until the trigger fires; see `SideSubscriptionSink` for how the two are
+/// serialized.
+// @unchecked Sendable: adds nothing to SideSubscriptionSink.
+final class TakeUntilSink<Element>: SideSubscriptionSink<Element, Element>, @unchecked Sendable {
     override func onNext(_ element: Element) {
-        guard !isStoppedOrDisposed else { return }
-        if tryClaimEmission() {
-            forwardNext(element)
-            releaseEmission()
-            return
-        }
-        let queued = state.withLock { state -> Bool in
-            guard state.terminal == nil else { return false }
-            state.queue.append(element)
-            return true
-        }
-        if queued { signal() }
-    }
-
-    override func onError(_ error: Error) {
-        end(.error(error))
-    }
-
-    override func onCompleted() {
-        end(.completed)
-    }
-
-    /// The trigger fired (`.completed`) or failed, or the source ended: the first of these wins.
-    func end(_ terminal: Termination) {
-        let decided = state.withLock { state -> Bool in
-            guard state.terminal == nil else { return false }
-            state.terminal = terminal
-            return true
-        }
-        if decided { signal() }
-    }
-
-    override func drainOne() -> DrainStep {
-        deliver(state.withLock { state -> Event<Element>? in
-            if let element = state.queue.popFirst() { return .next(element) }
-            return state.terminal?.event()
-        })
-    }
-
-    override func didDispose() {
-        let (trigger, dropped) = state.withLock { state -> (Disposable?, FIFOBuffer<Element>) in
-            defer { state.trigger = nil }
-            return (state.trigger, state.queue.takeAll())
-        }
-        _ = dropped
-        trigger?.dispose()
-        super.didDispose()
+        emit(element)
     }
 }
 

@@ -1,181 +1,49 @@
 /// The sink of `withLatestFrom`: keeps `second`'s latest element and pairs each source element with
-/// it, serializing the deliveries with an error from `second`, which may arrive on another thread.
-// @unchecked Sendable: mutable state is in `state` (a LockedState); the rest is immutable or the
-// atomic lifecycle word of Sink.
-final class WithLatestFromSink<First, Second, Result>: Sink<First, Result>, @unchecked Sendable {
-    enum Phase {
-        /// No delivery in progress.
-        case idle
-        /// A source element is being delivered by the thread that set this.
-        case emitting
-        /// As `emitting`, and `second` failed meanwhile: the emitting thread delivers this next.
-        case emittingThenFail(Error)
-        /// A terminal event went out, or the sink was disposed.
-        case stopped
-    }
-
-    struct State {
-        var phase = Phase.idle
-        /// The latest element of `second`; nil until it has emitted.
-        var latest: Second?
-        /// The subscription to `second`.
-        var second: Disposable?
-    }
-
-    /// What a source element may do, decided under the lock.
-    private enum Role {
-        /// Deliver, then hand the delivery right back.
-        case owner(Second)
-        /// Deliver inside the delivery in progress (a reentrant call from our own downstream).
-        case nested(Second)
-        /// Drop it: `second` has not emitted yet, or the sink is stopping.
-        case drop
-    }
-
+/// it; an error from `second`, which may arrive on another thread, is serialized with the source's
+/// elements as `SideSubscriptionSink` describes.
+// @unchecked Sendable: the latest element is in a LockedState; `resultSelector` is immutable.
+final class WithLatestFromSink<First, Second, Result>: SideSubscriptionSink<First, Result>, @unchecked Sendable {
     private let resultSelector: @Sendable (First, Second) throws -> Result
-    private let state = LockedState<State>.make(State())
+    /// The latest element of `second`; nil until it has emitted.
+    private let latest = LockedState<Second?>.make(nil)
 
     init(resultSelector: @escaping @Sendable (First, Second) throws -> Result, downstream: ObserverNode<Result>) {
         self.resultSelector = resultSelector
         super.init(downstream: downstream)
     }
 
-    /// Keeps the subscription to `second`, to dispose it with the sink (at once if already stopped).
-    func attach(_ second: Disposable) {
-        let disposeNow = state.withLock { state -> Bool in
-            if case .stopped = state.phase { return true }
-            state.second = second
-            return false
-        }
-        if disposeNow {
-            second.dispose()
-        }
-    }
-
     override func onNext(_ element: First) {
-        guard !isStoppedOrDisposed else { return }
-        let role = state.withLock { state -> Role in
-            switch state.phase {
-            case .idle:
-                guard let latest = state.latest else { return .drop }
-                state.phase = .emitting
-                return .owner(latest)
-            case .emitting:
-                // The source is serialized, so this is a reentrant call from our own delivery.
-                guard let latest = state.latest else { return .drop }
-                return .nested(latest)
-            case .emittingThenFail, .stopped:
-                return .drop
-            }
-        }
-        switch role {
-        case .drop:
+        guard !isStoppedOrDisposed, let latest = latest.withLock({ $0 }) else { return }
+        let result: Result
+        do {
+            result = try resultSelector(element, latest)
+        } catch {
+            end(.error(error))
             return
-        case .nested(let latest):
-            deliver(element, latest)
-        case .owner(let latest):
-            deliver(element, latest)
-            releaseDeliveryRight()
         }
-    }
-
-    override func onError(_ error: Error) {
-        if stopFromSource() {
-            forwardError(error)
-        }
-    }
-
-    override func onCompleted() {
-        if stopFromSource() {
-            forwardCompleted()
-        }
+        emit(result)
     }
 
     /// `second` emitted: its element becomes the latest.
     func secondEmitted(_ element: Second) {
-        let replaced = state.withLock { state -> Second? in
-            if case .stopped = state.phase { return nil }
-            defer { state.latest = element }
-            return state.latest
+        let replaced = latest.withLock { latest -> Second? in
+            // Checked under the lock: `didDispose` empties it after the flag is set.
+            guard !isStoppedOrDisposed else { return nil }
+            defer { latest = element }
+            return latest
         }
         // Released here, after the lock: its deinit may run user code.
         _ = replaced
     }
 
-    /// `second` failed: fail now, or right after the delivery in progress.
-    func secondFailed(_ error: Error) {
-        let failNow = state.withLock { state -> Bool in
-            switch state.phase {
-            case .idle:
-                state.phase = .stopped
-                return true
-            case .emitting:
-                state.phase = .emittingThenFail(error)
-                return false
-            case .emittingThenFail, .stopped:
-                return false
-            }
-        }
-        if failNow {
-            forwardError(error)
-        }
-    }
-
     override func didDispose() {
-        let (second, latest) = state.withLock { state -> (Disposable?, Second?) in
-            state.phase = .stopped
-            defer {
-                state.second = nil
-                state.latest = nil
-            }
-            return (state.second, state.latest)
+        let dropped = latest.withLock { latest -> Second? in
+            defer { latest = nil }
+            return latest
         }
-        second?.dispose()
         // Released here, after the lock: its deinit may run user code.
-        _ = latest
+        _ = dropped
         super.didDispose()
-    }
-
-    private func deliver(_ element: First, _ latest: Second) {
-        let result: Result
-        do {
-            result = try resultSelector(element, latest)
-        } catch {
-            forwardError(error)
-            return
-        }
-        forwardNext(result)
-    }
-
-    /// Ends a delivery this thread owned, then delivers an error from `second` that waited for it.
-    private func releaseDeliveryRight() {
-        let pending = state.withLock { state -> Error? in
-            switch state.phase {
-            case .emitting:
-                state.phase = .idle
-                return nil
-            case .emittingThenFail(let error):
-                state.phase = .stopped
-                return error
-            case .idle, .stopped:
-                return nil
-            }
-        }
-        if let pending {
-            forwardError(pending)
-        }
-    }
-
-    private func stopFromSource() -> Bool {
-        state.withLock { state -> Bool in
-            switch state.phase {
-            case .idle, .emitting:
-                state.phase = .stopped
-                return true
-            case .emittingThenFail, .stopped:
-                return false
-            }
-        }
     }
 }
 
@@ -198,7 +66,7 @@ final class WithLatestFromSecond<First, Second, Result>: SubscriptionNode<Second
     override func onError(_ error: Error) {
         if claimTerminal() {
             dispose()
-            parent.secondFailed(error)
+            parent.end(.error(error))
         }
     }
 

@@ -1,7 +1,8 @@
 /// The base of operators that subscribe to a source again after the previous subscription ended:
-/// `retry`, `retry(when:)`, `retry(_:delay:)` (the same source again after an error), `concat` (the
-/// next source after a completion) and `catch(sequence:)` (the next source after an error). It owns
-/// the current attempt and the one loop that starts the next.
+/// `retry`, `retry(when:)`, `retry(_:delay:)` (the same source again after an error), `catch` (the
+/// handler's fallback after an error), `concat` (the next source after a completion) and
+/// `catch(sequence:)` (the next source after an error). It owns the current attempt and the one loop
+/// that starts the next.
 ///
 /// `resubscribe()` runs on the sink's `DrainLoop`. A source that ends while it is being subscribed
 /// (an `Observable.error`, a cache miss answered synchronously, a `just`) asks for the next attempt

@@ -18,8 +18,8 @@ struct CombiningState4<E1, E2, E3, E4>: CombiningState {
 }
 
 /// `zip` or `combineLatest` of 4 sources: the arity-specific hot path of `CombiningSink`.
-// @unchecked Sendable: the buffers live in `state`; `resultSelector` is immutable.
 final class Combine4Sink<E1, E2, E3, E4, Result>:
+    // @unchecked Sendable: the buffers live in `state`; `resultSelector` is immutable.
     CombiningSink<CombiningState4<E1, E2, E3, E4>, Result>, @unchecked Sendable {
     private let resultSelector: @Sendable (E1, E2, E3, E4) throws -> Result
 

@@ -45,8 +45,8 @@ struct CombiningCollectionState<Element>: CombiningState {
 
 /// `zip` or `combineLatest` of a collection of sources: results are arrays in the collection's
 /// order. Not on a hot path a benchmark measures, so values leave the lock as an array.
-// @unchecked Sendable: the buffers live in `state`; `resultSelector` is immutable.
 final class CombineCollectionSink<SourceElement, Result>:
+    // @unchecked Sendable: the buffers live in `state`; `resultSelector` is immutable.
     CombiningSink<CombiningCollectionState<SourceElement>, Result>, @unchecked Sendable {
     private let resultSelector: @Sendable ([SourceElement]) throws -> Result
 

@@ -46,8 +46,8 @@ protocol CombiningState {
 /// and are sent after unlocking (see `ValueSlot` and `DrainingSink`). In unspecialized generic
 /// code that is what keeps a metadata look-up off every element: the one generic core tried first
 /// moved tuples through an associated type and made `zip` three times slower.
-// @unchecked Sendable: the buffers and progress live in `state`; the rest is immutable.
 class CombiningSink<State: CombiningState, Result>: DrainingSink<Never, Result>, SourceObserverParent,
+    // @unchecked Sendable: the buffers and progress live in `state`; the rest is immutable.
     @unchecked Sendable {
     let mode: CombiningMode
     let state: LockedState<State>

@@ -1,10 +1,10 @@
 /// A growable first-in, first-out ring buffer: amortized O(1) `append` and `removeFirst`, and no
 /// allocation once it has grown to its working size.
 ///
-/// The multi-source operators keep their per-source buffers and pending-delivery queues in these,
-/// inside their `LockedState`. It is a value type over class storage that it never shares: it is
-/// mutated in place inside one state and never copied out of it (copying it and mutating both copies
-/// would be a programming error; nothing in this module does that). Its layout does not depend on
+/// Sinks keep their per-source buffers and pending-delivery queues in these, inside their
+/// `LockedState`. It is a value type over class storage that it never shares: it is mutated in place
+/// inside one state and only moved out of it (`takeAll()`), never copied (copying it and mutating
+/// both copies would be a programming error; nothing in this module does that). Its layout does not depend on
 /// `Element`, and its methods are always inlined: the operators run as unspecialized generic code,
 /// where each call to a method of a generic struct would cost a type-metadata look-up.
 ///

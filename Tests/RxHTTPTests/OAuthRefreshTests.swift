@@ -20,6 +20,9 @@ final class OAuthRefreshTests: LoopbackClientTestCase {
         private var refreshBegan = false
         var tokenDelay: TimeInterval = 0.05
         var refusal: LoopbackHTTPResponse?
+        /// When set, a refusal is answered only once this is signalled (or after 5 s), so that
+        /// every request a test starts is waiting for the refresh when the refusal arrives.
+        var refusalGate: DispatchSemaphore?
         var expiresIn: Int? = 3_600
 
         var currentAccess: String { lock.withLock { "access-\(generation)" } }
@@ -51,6 +54,10 @@ final class OAuthRefreshTests: LoopbackClientTestCase {
                     var fields = [#""access_token":"access-\#(generation)""#, #""token_type":"bearer""#, #""refresh_token":"refresh-\#(generation)""#]
                     if let expiresIn { fields.append(#""expires_in":\#(expiresIn)"#) }
                     return (.json("{" + fields.joined(separator: ",") + "}"), tokenDelay)
+                }
+                if let refusalGate, response.status >= 400 {
+                    // Blocks this connection's thread only: the server serves others meanwhile.
+                    _ = refusalGate.wait(timeout: .now() + 5)
                 }
                 return response.delayed(by: delay)
             }
@@ -89,8 +96,11 @@ final class OAuthRefreshTests: LoopbackClientTestCase {
         client.rx.requestObject(path: path)
     }
 
-    /// Starts `count` requests at once and waits for all their results.
-    private func concurrent(_ count: Int, _ client: HTTPClient) -> [Result<User, HTTPClientError>] {
+    /// Starts `count` requests at once and waits for all their results; `started` runs once every
+    /// request has been subscribed (each has asked for its credential by then).
+    private func concurrent(
+        _ count: Int, _ client: HTTPClient, started: () -> Void = {}
+    ) -> [Result<User, HTTPClientError>] {
         let results = LockedBox([Result<User, HTTPClientError>]())
         let done = expectation(description: "all")
         done.expectedFulfillmentCount = count
@@ -101,6 +111,7 @@ final class OAuthRefreshTests: LoopbackClientTestCase {
                 onFailure: { error in results.mutate { $0.append(.failure(error as? HTTPClientError ?? HTTPClientError(.transport))) }; done.fulfill() }
             ).disposed(by: bag)
         }
+        started()
         wait(for: [done], timeout: 10)
         return results.value
     }
@@ -179,7 +190,11 @@ final class OAuthRefreshTests: LoopbackClientTestCase {
         let (auth, store) = authenticator(expired)
         let lost = LockedBox([HTTPClientError]())
         let subscription = auth.didLoseAuthentication.subscribe(onNext: { error in lost.mutate { $0.append(error) } })
-        let results = concurrent(10, client(auth))
+        // The refusal is held until all ten wait for the refresh: a request started after it would
+        // find no credential at all, which is another test's case.
+        let gate = DispatchSemaphore(value: 0)
+        tokens.refusalGate = gate
+        let results = concurrent(10, client(auth)) { gate.signal() }
         XCTAssertEqual(results.count, 10)
         for result in results {
             guard case .failure(let error) = result else { return XCTFail("a request succeeded after a rejected refresh") }

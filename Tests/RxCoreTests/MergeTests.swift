@@ -106,6 +106,32 @@ final class MergeTests: RxTestCase {
         subscription.dispose()
     }
 
+    func testMaxConcurrentIsNeverExceededWhenInnersCompleteOnOtherThreads() {
+        for _ in 0..<20 {
+            let active = LockedBox((now: 0, most: 0))
+            let inners = (0..<100).map { value in
+                Observable<Int>.create { observer in
+                    active.mutate { $0.now += 1; $0.most = max($0.most, $0.now) }
+                    DispatchQueue.global().async {
+                        active.mutate { $0.now -= 1 }
+                        observer.onNext(value)
+                        observer.onCompleted()
+                    }
+                    return Disposables.create()
+                }
+            }
+            let recorder = GrammarRecorder<Int>()
+            let done = DispatchSemaphore(value: 0)
+            let subscription = recorder.subscribe(Observable.from(inners).merge(maxConcurrent: 3).do(afterCompleted: { done.signal() }))
+            XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
+            XCTAssertEqual(recorder.elements.sorted(), Array(0..<100))
+            XCTAssertLessThanOrEqual(active.value.most, 3)
+            XCTAssertTrue(recorder.isCompleted)
+            recorder.assertGrammar()
+            subscription.dispose()
+        }
+    }
+
     func testMaxConcurrentBelowOneFailsWithArgumentOutOfRange() {
         nonisolated(unsafe) var failure: Error?
         _ = Observable<Observable<Int>>.just(.just(1)).merge(maxConcurrent: 0).subscribe(onError: { failure = $0 })

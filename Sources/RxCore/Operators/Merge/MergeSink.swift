@@ -3,7 +3,7 @@
 /// sequences' elements into one serialized stream.
 ///
 /// - At most `maxConcurrent` inner sequences are subscribed at once; the others wait, in order, and
-///   are subscribed as running ones complete (in a loop, not by recursion, so ten thousand inner
+///   are subscribed as running ones complete, on a second `DrainLoop` (so ten thousand inner
 ///   sequences that complete synchronously do not grow the stack). With `dropsWhenBusy` an outer
 ///   element that arrives while an inner sequence runs is dropped instead (`flatMapFirst`).
 /// - It completes when the outer sequence and every inner one have completed; an error from any of
@@ -28,8 +28,6 @@ final class MergeSink<SourceElement, Element>: DrainingSink<SourceElement, Eleme
         var waiting = FIFOBuffer<Observable<Element>>()
         var activeCount = 0
         var isOuterDone = false
-        /// Whether some caller is subscribing the waiting sequences in a loop.
-        var isDrainingWaiting = false
         /// Set once a terminal event is decided or the sink is disposed: later input is dropped.
         var isStopped = false
         var terminal: Termination?
@@ -68,7 +66,16 @@ final class MergeSink<SourceElement, Element>: DrainingSink<SourceElement, Eleme
         }
     }
 
+    /// What an inner sequence's completion leads to, decided under the lock.
+    private enum AfterInnerCompleted {
+        case subscribeWaiting
+        case complete
+        case nothing
+    }
+
     private let state = LockedState.make(State())
+    /// Who subscribes the waiting sequences: one caller at a time, in a loop.
+    private let waitingLoop = DrainLoop()
     private let selector: Selector
     /// The inner observers' class, looked up once: allocating through it costs no type-metadata
     /// look-up per inner sequence (unspecialized generic code would pay one for each).
@@ -110,7 +117,9 @@ final class MergeSink<SourceElement, Element>: DrainingSink<SourceElement, Eleme
         var inner: Inner?
         state.withLock { state in
             guard !state.isStopped else { return }
-            if state.activeCount < maxConcurrent && !state.isDrainingWaiting {
+            // Waiting sequences go first: an inner sequence that just completed is about to
+            // subscribe them (on the waiting loop).
+            if state.activeCount < maxConcurrent && state.waiting.isEmpty {
                 inner = state.register(parent: self)
             } else {
                 state.waiting.append(source)
@@ -174,52 +183,45 @@ final class MergeSink<SourceElement, Element>: DrainingSink<SourceElement, Eleme
     }
 
     final func innerCompleted(slot: Int) {
-        var inner: Inner?
-        var source: Observable<Element>?
-        let completed = state.withLock { state -> Bool in
+        let next = state.withLock { state -> AfterInnerCompleted in
             // Once stopped the registry no longer matters (and after dispose it is gone).
-            guard !state.isStopped else { return false }
+            guard !state.isStopped else { return .nothing }
             state.unregister(slot: slot)
-            if !state.isDrainingWaiting && state.activeCount < maxConcurrent, let next = state.waiting.popFirst() {
-                state.isDrainingWaiting = true
-                inner = state.register(parent: self)
-                source = next
+            if !state.waiting.isEmpty { return .subscribeWaiting }
+            return state.completeIfDone() ? .complete : .nothing
+        }
+        switch next {
+        case .subscribeWaiting:
+            if waitingLoop.signal() {
+                waitingLoop.run(missed: 1, subscribeNextWaiting)
+            }
+        case .complete:
+            signal()
+        case .nothing:
+            break
+        }
+    }
+
+    /// One step of the waiting loop: subscribes the next waiting sequence if there is room, or
+    /// completes if everything has. An inner sequence that completes during its own subscribe
+    /// signals the loop instead of recursing.
+    private func subscribeNextWaiting() -> DrainStep {
+        var next: (inner: Inner, source: Observable<Element>)?
+        let completed = state.withLock { state -> Bool in
+            if !state.isStopped && state.activeCount < maxConcurrent, let source = state.waiting.popFirst() {
+                next = (state.register(parent: self), source)
                 return false
             }
             return state.completeIfDone()
         }
+        if let next {
+            subscribe(next.inner, to: next.source)
+            return .delivered
+        }
         if completed {
             signal()
-        } else if let inner, let source {
-            subscribeWaiting(inner, source)
         }
-    }
-
-    /// Subscribes waiting inner sequences while there is room, in a loop: an inner sequence that
-    /// completes during its own subscribe leaves the next one to this loop instead of recursing.
-    private func subscribeWaiting(_ first: Inner, _ firstSource: Observable<Element>) {
-        var inner = first
-        var source = firstSource
-        while true {
-            subscribe(inner, to: source)
-            var nextInner: Inner?
-            var nextSource: Observable<Element>?
-            let completed = state.withLock { state -> Bool in
-                if !state.isStopped && state.activeCount < maxConcurrent, let next = state.waiting.popFirst() {
-                    nextInner = state.register(parent: self)
-                    nextSource = next
-                    return false
-                }
-                state.isDrainingWaiting = false
-                return state.completeIfDone()
-            }
-            if completed {
-                signal()
-            }
-            guard let nextInner, let nextSource else { return }
-            inner = nextInner
-            source = nextSource
-        }
+        return .idle
     }
 
     /// Subscribes `inner` to `source`. An inner sequence that completed during its subscribe (the

@@ -71,68 +71,72 @@ final class ScheduledSequenceObservable<S: Sequence & SendableMetatype>: Observa
 
 /// Sends one element of an iterator per scheduled action, then completion in one more.
 ///
-/// Only one action is pending at a time: each schedules the next after it has delivered its element,
-/// and the iterator travels from one to the next as the action's state, so no lock guards it. An
-/// action that the scheduler runs before `schedule` has returned (an immediate scheduler, or another
-/// thread that is quick) does not schedule the next itself: it leaves its iterator in the state, and
-/// the thread still in `schedule` picks it up and loops. So an immediate scheduler runs the whole
-/// sequence in constant stack depth.
-// @unchecked Sendable: mutable state lives in `state`; the rest is immutable or the atomic lifecycle.
+/// Only one action is pending at a time: each hands its iterator back after it has delivered its
+/// element, and scheduling the next action runs on a `DrainLoop`. An action that the scheduler runs
+/// before `scheduler.schedule` has returned (an immediate scheduler, or another thread that is
+/// quick) finds the loop's right held by the thread still scheduling, which picks the iterator up on
+/// its next step: an immediate scheduler runs the whole sequence in constant stack depth.
+// @unchecked Sendable: mutable state lives in `state`; the rest is immutable, the atomic lifecycle
+// or the loop's atomic counter.
 final class ScheduledSequenceSink<S: Sequence & SendableMetatype>: Sink<S.Element, S.Element>, @unchecked Sendable {
     private struct State {
-        /// The pending action, once `schedule` returned it.
+        /// The pending action's handle, once `schedule` returned it.
         var scheduled: Disposable?
-        /// Whether a thread is inside `scheduler.schedule`.
-        var isScheduling = false
-        /// The iterator an action left for the thread inside `scheduler.schedule` to go on with.
-        var handedBack: S.Iterator?
+        /// The iterator whose next action is to be scheduled.
+        var next: S.Iterator?
     }
 
     private let scheduler: any ImmediateSchedulerType
     private let state = LockedState<State>.make(State())
+    /// Who calls `scheduler.schedule`: one thread at a time, in a loop.
+    private let loop = DrainLoop()
 
     init(scheduler: any ImmediateSchedulerType, downstream: ObserverNode<S.Element>) {
         self.scheduler = scheduler
         super.init(downstream: downstream)
     }
 
-    /// Schedules the action that sends `iterator`'s next element (or the completion), and the later
-    /// ones an action hands back while this call is inside `scheduler.schedule`.
+    /// Schedules the action that sends `iterator`'s next element (or the completion).
     func schedule(_ iterator: S.Iterator) {
-        var iterator = iterator
-        while true {
-            let proceed = state.withLock { state -> Bool in
-                guard !isDisposed else { return false }
-                state.isScheduling = true
-                return true
-            }
-            guard proceed else { return }
-            let scheduled = scheduler.schedule(iterator) { [self] iterator in
-                step(iterator)
-                return Disposables.create()
-            }
-            var replaced: Disposable?
-            let (next, disposeNow) = state.withLock { state -> (S.Iterator?, Bool) in
-                state.isScheduling = false
-                if isDisposed { return (nil, true) }
-                if let handedBack = state.handedBack {
-                    // The action already ran and wants the next one.
-                    state.handedBack = nil
-                    return (handedBack, false)
-                }
-                replaced = state.scheduled
-                state.scheduled = scheduled
-                return (nil, false)
-            }
-            // The finished action's handle is released here, after the lock: a user scheduler's
-            // disposable may run code in its deinit.
-            _ = replaced
-            if disposeNow {
-                scheduled.dispose()
-            }
-            guard let next else { return }
-            iterator = next
+        let proceed = state.withLock { state -> Bool in
+            guard !isDisposed else { return false }
+            state.next = iterator
+            return true
         }
+        if proceed, loop.signal() {
+            loop.run(missed: 1, scheduleNext)
+        }
+    }
+
+    /// One step of the loop: schedules the action of the iterator handed in, if there is one.
+    private func scheduleNext() -> DrainStep {
+        var iterator: S.Iterator?
+        let disposed = state.withLock { state -> Bool in
+            if isDisposed { return true }
+            swap(&iterator, &state.next)
+            return false
+        }
+        if disposed { return .finished }
+        guard let iterator else { return .idle }
+        let scheduled = scheduler.schedule(iterator) { [self] iterator in
+            step(iterator)
+            return Disposables.create()
+        }
+        var replaced: Disposable?
+        let disposeNow = state.withLock { state -> Bool in
+            if isDisposed { return true }
+            replaced = state.scheduled
+            state.scheduled = scheduled
+            return false
+        }
+        // The finished action's handle is released here, after the lock: a user scheduler's
+        // disposable may run code in its deinit.
+        _ = replaced
+        if disposeNow {
+            scheduled.dispose()
+            return .finished
+        }
+        return .delivered
     }
 
     /// One action: sends the next element and schedules the following action, or completes.
@@ -145,30 +149,20 @@ final class ScheduledSequenceSink<S: Sequence & SendableMetatype>: Sink<S.Elemen
             return
         }
         forwardNext(element)
-        let scheduleHere = state.withLock { state -> Bool in
-            if isDisposed { return false }
-            if state.isScheduling {
-                state.handedBack = iterator
-                return false
-            }
-            return true
-        }
-        if scheduleHere {
-            schedule(iterator)
-        }
+        schedule(iterator)
     }
 
     override func didDispose() {
-        let (scheduled, handedBack) = state.withLock { state -> (Disposable?, S.Iterator?) in
+        let (scheduled, next) = state.withLock { state -> (Disposable?, S.Iterator?) in
             defer {
                 state.scheduled = nil
-                state.handedBack = nil
+                state.next = nil
             }
-            return (state.scheduled, state.handedBack)
+            return (state.scheduled, state.next)
         }
         scheduled?.dispose()
         // Released here, after the lock: the iterator's deinit may run user code.
-        _ = handedBack
+        _ = next
         super.didDispose()
     }
 }

@@ -138,11 +138,7 @@ final class FlatMapLatestSink<SourceElement, Element>: DrainingSink<SourceElemen
     // MARK: Delivery
 
     override func drainOne() -> DrainStep {
-        deliver(state.withLock { state -> Event<Element>? in
-            if let element = state.queue.popFirst() { return .next(element) }
-            defer { state.terminal = nil }
-            return state.terminal?.event()
-        })
+        deliver(state.withLock { $0.queue.nextEvent(before: $0.terminal) })
     }
 
     override func didDispose() {

@@ -254,11 +254,7 @@ final class MergeSink<SourceElement, Element>: DrainingSink<SourceElement, Eleme
     // MARK: Delivery
 
     override func drainOne() -> DrainStep {
-        deliver(state.withLock { state -> Event<Element>? in
-            if let element = state.queue.popFirst() { return .next(element) }
-            defer { state.terminal = nil }
-            return state.terminal?.event()
-        })
+        deliver(state.withLock { $0.queue.nextEvent(before: $0.terminal) })
     }
 
     override func didDispose() {

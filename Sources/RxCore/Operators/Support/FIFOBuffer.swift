@@ -99,6 +99,15 @@ struct FIFOBuffer<Element> {
         return storage.removeFirst()
     }
 
+    /// What a drain loop's step delivers for a sink that queues elements ahead of a decided terminal
+    /// event: the next element, or once none is left `terminal`'s event (delivered once: the loop
+    /// stops for good after it).
+    @inline(__always)
+    mutating func nextEvent(before terminal: Termination?) -> Event<Element>? {
+        if let element = popFirst() { return .next(element) }
+        return terminal?.event()
+    }
+
     /// Drops every element and the storage.
     @inline(__always)
     mutating func removeAll() {

@@ -66,10 +66,7 @@ class SideSubscriptionSink<Input, Output>: DrainingSink<Input, Output>, @uncheck
     }
 
     override final func drainOne() -> DrainStep {
-        deliver(state.withLock { state -> Event<Output>? in
-            if let element = state.queue.popFirst() { return .next(element) }
-            return state.terminal?.event()
-        })
+        deliver(state.withLock { $0.queue.nextEvent(before: $0.terminal) })
     }
 
     override func didDispose() {

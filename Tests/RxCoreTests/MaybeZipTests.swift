@@ -14,11 +14,11 @@ final class MaybeZipTests: RxTestCase {
         XCTAssertEqual(ys.subscriptions, [Subscription(200, 230)])
     }
 
-    func testZipOfAnEmptyMaybeCompletesEmptyOnceTheOtherCanNeverPair() {
+    func testZipOfAnEmptyMaybeCompletesEmptyOnceTheOtherCompletes() {
         let xs = scheduler.createColdObservable([.completed(10, Int.self)])
         let ys = scheduler.createColdObservable([.next(30, 2), .completed(30)])
         let res = scheduler.start { Maybe.zip(xs.asMaybe(), ys.asMaybe()).asObservable().map { $0 + $1 } }
-        // As in RxSwift (zip completes when every source completed or an element can never pair).
+        // As in RxSwift: a fixed-arity zip completes once every source completed.
         XCTAssertEqual(res.events, [.completed(230)])
         XCTAssertEqual(ys.subscriptions, [Subscription(200, 230)])
     }

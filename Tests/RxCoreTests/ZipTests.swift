@@ -89,7 +89,7 @@ final class ZipTests: RxTestCase {
         }
     }
 
-    func testASourceCompletingWithAnEmptyBufferLeavesTheOthersSubscribedUntilAnElementCanNeverPair() {
+    func testAFixedArityZipCompletesOnlyOnceEverySourceCompleted() {
         let left = ThreadSafeSource<Int>()
         let right = ThreadSafeSource<Int>()
         let recorder = GrammarRecorder<(Int, Int)>()
@@ -101,10 +101,30 @@ final class ZipTests: RxTestCase {
         left.onCompleted()
         XCTAssertEqual(recorder.elements.map(\.1), [10])
         XCTAssertFalse(recorder.isCompleted, "RxSwift completes once every source completed")
-        XCTAssertEqual(right.disposals, 0)
         right.onNext(30)
-        XCTAssertTrue(recorder.isCompleted, "every other source completed: 30 can never be paired")
+        XCTAssertFalse(recorder.isCompleted, "RxSwift's fixed-arity zip waits even for an element that can never pair")
+        XCTAssertEqual(right.disposals, 0)
+        right.onCompleted()
+        XCTAssertTrue(recorder.isCompleted)
+        XCTAssertEqual(recorder.elements.map(\.1), [10])
+        recorder.assertGrammar()
+        subscription.dispose()
+    }
+
+    func testACollectionZipCompletesAsSoonAsAnElementCanNeverPair() {
+        let left = ThreadSafeSource<Int>()
+        let right = ThreadSafeSource<Int>()
+        let recorder = GrammarRecorder<[Int]>()
+        let subscription = recorder.subscribe(Observable.zip([left.observable, right.observable]))
+
+        left.onNext(1)
+        right.onNext(10)
+        left.onCompleted()
+        XCTAssertFalse(recorder.isCompleted)
+        right.onNext(20)
+        XCTAssertTrue(recorder.isCompleted, "every other source completed: 20 can never be paired (RxSwift's collection zip)")
         XCTAssertEqual(right.disposals, 1, "the other source is disposed on completion")
+        XCTAssertEqual(recorder.elements, [[1, 10]])
         recorder.assertGrammar()
         subscription.dispose()
     }

@@ -86,7 +86,7 @@ final class Combine2Sink<E1, E2, Result>: CombiningSink<CombiningState2<E1, E2>,
         _ state: inout CombiningState2<E1, E2>, _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>
     ) -> CombiningClaim {
         guard state.isReady else {
-            return state.progress.elementFoundNoPartner() ? .ended : .none
+            return mode.endsWhenAnElementCanNeverPair && state.progress.elementFoundNoPartner() ? .ended : .none
         }
         if drainLoop.signal() {
             slot1.initializeElement(at: 0, to: state.first.take(mode))

@@ -107,7 +107,7 @@ final class Combine3Sink<E1, E2, E3, Result>: CombiningSink<CombiningState3<E1, 
         _ slot1: ValueSlot<E1>, _ slot2: ValueSlot<E2>, _ slot3: ValueSlot<E3>
     ) -> CombiningClaim {
         guard state.isReady else {
-            return state.progress.elementFoundNoPartner() ? .ended : .none
+            return mode.endsWhenAnElementCanNeverPair && state.progress.elementFoundNoPartner() ? .ended : .none
         }
         if drainLoop.signal() {
             slot1.initializeElement(at: 0, to: state.first.take(mode))

@@ -5,6 +5,14 @@ enum CombiningMode {
     /// `combineLatest`: each source keeps its latest element; a result copies the latest of each,
     /// whenever any source emits once all have.
     case combineLatest
+
+    /// Whether a fixed-arity sink ends as soon as an element arrives that no result can ever use
+    /// (every other source completed). RxSwift's `combineLatest` does; its fixed-arity `zip` waits
+    /// until every source completed, which users' virtual-time tests see in the subscription
+    /// intervals. (Both collection forms end early, as RxSwift's do.)
+    var endsWhenAnElementCanNeverPair: Bool {
+        self == .combineLatest
+    }
 }
 
 extension FIFOBuffer {

@@ -21,6 +21,23 @@ final class DelayTests: RxTestCase {
         XCTAssertEqual(res.events, [.next(215, 1), .next(215, 2), .next(215, 3), .completed(215)])
     }
 
+    func testOneTimerAtATimeSoEventsOfOneTickLeaveOnSuccessiveTicksAsInRxSwift() {
+        // RxSwift keeps one timer: after an event goes out, the next one's timer is scheduled for
+        // what is left of its delay; nothing is left here, and work for "now" runs a tick later.
+        let scheduler = TestScheduler()
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(210, 2), .completed(210), .next(250, 9)])
+        let res = scheduler.start { xs.delay(.seconds(5), scheduler: scheduler) }
+        XCTAssertEqual(res.events, [.next(215, 1), .next(216, 2), .completed(217)])
+    }
+
+    func testAnEventWhoseDelayIsPartlySpentWaitsOnlyForTheRest() {
+        let scheduler = TestScheduler()
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(230, 2), .completed(300)])
+        let res = scheduler.start { xs.delay(.seconds(50), scheduler: scheduler) }
+        XCTAssertEqual(res.events, [.next(260, 1), .next(280, 2), .completed(350)])
+        XCTAssertTrue(scheduler.isIdle)
+    }
+
     func testAnErrorIsPassedOnAtOnceDroppingWaitingElements() {
         let scheduler = TestScheduler(simulateProcessingDelay: false)
         let xs = scheduler.createHotObservable([

@@ -1,3 +1,5 @@
+import Foundation
+
 extension ObservableType {
     /// Shifts every element, and completion, later by `dueTime`; an error is passed on at once,
     /// dropping the elements still waiting (as RxSwift 6 does).
@@ -10,8 +12,9 @@ extension ObservableType {
     ///   subscription is released as soon as the source terminates.
     /// - Note: Elements and completion arrive on `scheduler`, one at a time and in order even on a
     ///   concurrent scheduler; an error arrives on the source's thread (or on `scheduler` if an
-    ///   element is being delivered at that moment). Thread-safe. Each event has its own timer,
-    ///   cancelled on dispose.
+    ///   element is being delivered at that moment). Thread-safe. One timer at a time, as in
+    ///   RxSwift: the next event's timer is scheduled once the previous event is delivered, for what
+    ///   is left of its delay; cancelled on dispose.
     public func delay(_ dueTime: RxTimeInterval, scheduler: any SchedulerType) -> Observable<Element> {
         DelayObservable(source: asObservable(), dueTime: dueTime, scheduler: scheduler)
     }
@@ -37,53 +40,39 @@ final class DelayObservable<Element>: Observable<Element>, @unchecked Sendable {
     }
 }
 
-/// Queues each event with its own timer; a fired timer marks its event due and signals the drain
-/// loop, whose owner delivers the due prefix of the queue, in arrival order.
-// @unchecked Sendable: the queue, the timers and the pending error live in one LockedState.
+/// Queues events with their arrival time and keeps one timer at a time, as RxSwift does: the timer
+/// for the front event fires `dueTime` after it arrived; the event is delivered, then the timer for
+/// the next one is scheduled for what is left of its delay (zero if it is already due, which a
+/// `TestScheduler` runs one tick later, as RxTest does).
+// @unchecked Sendable: the queue, the timer and the pending error live in one LockedState.
 final class DelaySink<Element>: DrainingSink<Element, Element>, @unchecked Sendable {
     private struct Entry {
+        let arrival: Date
         let event: Event<Element>
-        var isDue = false
     }
 
     private struct State {
-        /// Waiting events; the front one has sequence number `firstSequence`.
+        /// Waiting events, oldest first.
         var entries = FIFOBuffer<Entry>()
-        var firstSequence = 0
-        var nextSequence = 0
-        var timers: [Int: Disposable] = [:]
+        /// Whether the front entry's timer has fired.
+        var frontIsDue = false
+        /// Whether a timer is pending or the front entry is being delivered.
+        var active = false
+        /// The pending timer, to cancel on dispose; `generation` tells a late store from a fresh one.
+        var timer: Disposable?
+        var generation = 0
         /// An error goes out before anything still waiting (which it drops).
         var error: Error?
 
-        mutating func markDue(_ sequence: Int) {
-            let offset = sequence - firstSequence
-            if offset >= 0, offset < entries.count {
-                entries[offset: offset].isDue = true
-            }
-        }
-
-        func isDue(_ sequence: Int) -> Bool {
-            let offset = sequence - firstSequence
-            return offset >= 0 && offset < entries.count && entries[offset: offset].isDue
-        }
-
-        mutating func nextDue() -> Event<Element>? {
-            if let pending = error {
-                error = nil
-                return .error(pending)
-            }
-            guard !entries.isEmpty, entries.peekFirst().isDue else { return nil }
-            firstSequence += 1
-            return entries.removeFirst().event
-        }
-
-        /// Empties the queue and the timers; returns them, to be released outside the lock.
-        mutating func removeAll() -> (FIFOBuffer<Entry>, [Disposable]) {
+        /// Empties the queue and the timer; returns them, to be released outside the lock.
+        mutating func removeAll() -> (FIFOBuffer<Entry>, Disposable?) {
             defer {
-                firstSequence = nextSequence
-                timers = [:]
+                timer = nil
+                frontIsDue = false
+                active = false
+                generation += 1
             }
-            return (entries.takeAll(), Array(timers.values))
+            return (entries.takeAll(), timer)
         }
     }
 
@@ -105,52 +94,65 @@ final class DelaySink<Element>: DrainingSink<Element, Element>, @unchecked Senda
 
     override func onNext(_ element: Element) {
         guard !isStoppedOrDisposed else { return }
-        schedule(.next(element))
+        enqueue(.next(element))
     }
 
     override func onCompleted() {
         guard !isStoppedOrDisposed else { return }
         sourceSubscription.dispose()
-        schedule(.completed)
+        enqueue(.completed)
     }
 
     override func onError(_ error: Error) {
         guard !isStoppedOrDisposed else { return }
         sourceSubscription.dispose()
-        let dropped = state.withLock { state -> (FIFOBuffer<Entry>, [Disposable]) in
+        let dropped = state.withLock { state -> (FIFOBuffer<Entry>, Disposable?) in
             state.error = error
             return state.removeAll()
         }
-        for timer in dropped.1 {
-            timer.dispose()
-        }
+        dropped.1?.dispose()
         signal()
     }
 
-    private func schedule(_ event: Event<Element>) {
-        let sequence = state.withLock { state -> Int in
-            state.entries.append(Entry(event: event))
-            defer { state.nextSequence += 1 }
-            return state.nextSequence
+    private func enqueue(_ event: Event<Element>) {
+        let arrival = scheduler.now
+        let startsTimer = state.withLock { state -> Bool in
+            guard !isDisposed else { return false }
+            state.entries.append(Entry(arrival: arrival, event: event))
+            if state.active { return false }
+            state.active = true
+            return true
         }
-        let timer = scheduler.scheduleRelative(sequence, dueTime: dueTime) { [self] sequence in
-            timerFired(sequence)
+        if startsTimer {
+            scheduleTimer(after: dueTime)
+        }
+    }
+
+    private func scheduleTimer(after interval: RxTimeInterval) {
+        let generation = state.withLock { state -> Int in
+            state.generation += 1
+            return state.generation
+        }
+        let timer = scheduler.scheduleRelative(generation, dueTime: interval) { [self] generation in
+            timerFired(generation)
             return Disposables.create()
         }
         let stale = state.withLock { state -> Disposable? in
-            // Already fired, or dropped by an error or dispose: nothing left to cancel.
-            guard !isDisposed, sequence >= state.firstSequence else { return timer }
-            if state.isDue(sequence) { return nil }
-            state.timers[sequence] = timer
+            guard !isDisposed else { return timer }
+            // A newer timer (or a reset by an error) came first: this one has fired already.
+            guard state.generation == generation else { return nil }
+            defer { state.timer = timer }
             return nil
         }
         stale?.dispose()
     }
 
-    private func timerFired(_ sequence: Int) {
+    private func timerFired(_ generation: Int) {
         let finished = state.withLock { state -> Disposable? in
-            state.markDue(sequence)
-            return state.timers.removeValue(forKey: sequence)
+            guard state.generation == generation, !state.entries.isEmpty else { return nil }
+            state.frontIsDue = true
+            defer { state.timer = nil }
+            return state.timer
         }
         // The timer that is running now: only the reference is dropped (outside the lock).
         _ = finished
@@ -158,17 +160,35 @@ final class DelaySink<Element>: DrainingSink<Element, Element>, @unchecked Senda
     }
 
     override func drainOne() -> DrainStep {
-        deliver(state.withLock { $0.nextDue() })
+        let now = scheduler.now
+        let (event, remaining) = state.withLock { state -> (Event<Element>?, RxTimeInterval?) in
+            if let pending = state.error {
+                state.error = nil
+                return (.error(pending), nil)
+            }
+            guard state.frontIsDue, !state.entries.isEmpty else { return (nil, nil) }
+            state.frontIsDue = false
+            let event = state.entries.removeFirst().event
+            guard !state.entries.isEmpty else {
+                state.active = false
+                return (event, nil)
+            }
+            let elapsed = now.timeIntervalSince(state.entries.peekFirst().arrival)
+            return (event, .seconds(max(0, dueTime.timeInterval - elapsed)))
+        }
+        let step = deliver(event)
+        if step == .delivered, let remaining {
+            scheduleTimer(after: remaining)
+        }
+        return step
     }
 
     override func didDispose() {
-        let dropped = state.withLock { state -> (FIFOBuffer<Entry>, [Disposable]) in
+        let dropped = state.withLock { state -> (FIFOBuffer<Entry>, Disposable?) in
             state.error = nil
             return state.removeAll()
         }
-        for timer in dropped.1 {
-            timer.dispose()
-        }
+        dropped.1?.dispose()
         sourceSubscription.dispose()
         super.didDispose()
     }

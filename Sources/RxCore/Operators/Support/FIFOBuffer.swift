@@ -64,23 +64,6 @@ struct FIFOBuffer<Element> {
         return storage.peekFirst()
     }
 
-    /// The element `offset` places behind the front; `offset` must be less than `count`.
-    @inline(__always)
-    subscript(offset offset: Int) -> Element {
-        get {
-            guard let storage, offset >= 0, offset < storage.count else {
-                preconditionFailure("FIFOBuffer offset out of range")
-            }
-            return storage.element(at: offset)
-        }
-        set {
-            guard let storage, offset >= 0, offset < storage.count else {
-                preconditionFailure("FIFOBuffer offset out of range")
-            }
-            storage.replaceElement(at: offset, with: newValue)
-        }
-    }
-
     /// Makes `element` the only element: the "latest value" use of the buffer.
     @inline(__always)
     mutating func replaceAll(with element: Element) {
@@ -199,22 +182,6 @@ final class FIFOStorage<Element>: ManagedBuffer<FIFOStorageHeader, Element> {
     func peekFirst() -> Element {
         withUnsafeMutablePointers { header, elements in
             elements[header.pointee.head]
-        }
-    }
-
-    /// Returns a copy of the element `offset` places behind the front; the caller checked it exists.
-    @inline(__always)
-    func element(at offset: Int) -> Element {
-        withUnsafeMutablePointers { header, elements in
-            elements[(header.pointee.head + offset) & (header.pointee.capacity - 1)]
-        }
-    }
-
-    /// Replaces the element `offset` places behind the front; the caller checked it exists.
-    @inline(__always)
-    func replaceElement(at offset: Int, with element: Element) {
-        withUnsafeMutablePointers { header, elements in
-            elements[(header.pointee.head + offset) & (header.pointee.capacity - 1)] = element
         }
     }
 

@@ -13,6 +13,27 @@ final class ObserveOnTests: RxTestCase {
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
     }
 
+    func testEachEventIsAnActionOfItsOwnSoEventsOfOneTickLeaveOnSuccessiveTicksAsInRxSwift() {
+        let scheduler = TestScheduler()
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(210, 2), .completed(210)])
+        let res = scheduler.start { xs.observe(on: scheduler) }
+        XCTAssertEqual(res.events, [.next(211, 1), .next(212, 2), .completed(213)])
+    }
+
+    func testAnImmediateSchedulerDeliversAChainThatFeedsItselfInConstantStackDepth() {
+        let subject = PublishSubject<Int>()
+        let delivered = LockedBox(0)
+        let subscription = subject.observe(on: ImmediateScheduler.instance).subscribe(onNext: { value in
+            delivered.mutate { $0 += 1 }
+            if value < 100_000 {
+                subject.onNext(value + 1)
+            }
+        })
+        subject.onNext(1)
+        XCTAssertEqual(delivered.value, 100_000)
+        subscription.dispose()
+    }
+
     func testEventsWaitForTheSchedulerAndKeepTheirOrderErrorLast() {
         let scheduler = TestScheduler(simulateProcessingDelay: false)
         let observer = scheduler.createObserver(Int.self)

@@ -1,13 +1,16 @@
 extension ObservableType {
     /// Delivers the source's events on `scheduler`, one at a time and in order.
     ///
-    /// - Parameter scheduler: Where events are delivered. Even on a concurrent scheduler
-    ///   (`ConcurrentDispatchQueueScheduler`) delivery stays serialized: one scheduled drain at a
-    ///   time sends every queued event in order.
+    /// - Parameter scheduler: Where events are delivered, each by an action of its own, as in
+    ///   RxSwift (other work on the scheduler can run between two events; on a `TestScheduler`
+    ///   events that arrived together leave on successive ticks). Even on a concurrent scheduler
+    ///   (`ConcurrentDispatchQueueScheduler`) delivery stays serialized: one action is pending at a
+    ///   time, and each schedules the next.
     /// - Returns: The same events, moved to `scheduler`. Disposing drops the events not yet
-    ///   delivered and cancels the pending drain.
+    ///   delivered and cancels the pending action.
     /// - Note: Events arrive on `scheduler` and never overlap. Thread-safe. Events queue up without
-    ///   bound while the scheduler is busy.
+    ///   bound while the scheduler is busy. A scheduler that runs actions at once
+    ///   (`ImmediateScheduler`) runs them in a loop, in constant stack depth.
     public func observe(on scheduler: any ImmediateSchedulerType) -> Observable<Element> {
         ObserveOnObservable(source: asObservable(), scheduler: scheduler)
     }
@@ -31,18 +34,27 @@ final class ObserveOnObservable<Element>: Observable<Element>, @unchecked Sendab
     }
 }
 
-/// Queues events; the event that finds nobody delivering takes the drain loop's right and schedules
-/// one drain on the scheduler, which delivers until the queue is empty.
-// @unchecked Sendable: the queue and the pending drain live in one LockedState.
+/// Queues events and delivers each by an action of its own on the scheduler.
+///
+/// The drain loop's counter holds one signal per queued event: the event that finds it at zero
+/// asks for an action; an action delivers one event and gives one signal back, asking for the next
+/// action if more are queued. Asking for an action runs on a second `DrainLoop`, so that an action
+/// the scheduler runs at once (inside `schedule`) asks for the next without recursing.
+// @unchecked Sendable: the queue, the request and the pending action live in one LockedState; the
+// two loops' counters are atomic.
 final class ObserveOnSink<Element>: DrainingSink<Element, Element>, @unchecked Sendable {
     private struct State {
         var queue = FIFOBuffer<Event<Element>>()
-        /// The scheduled drain, to cancel on dispose.
-        var scheduledDrain: Disposable?
+        /// Whether the owner of the delivery right asked for an action not yet scheduled.
+        var isActionRequested = false
+        /// The scheduled action, to cancel on dispose.
+        var scheduledAction: Disposable?
     }
 
     private let scheduler: any ImmediateSchedulerType
     private let state = LockedState<State>.make(State())
+    /// Who calls `scheduler.schedule`: one thread at a time, in a loop.
+    private let schedulingLoop = DrainLoop()
 
     init(scheduler: any ImmediateSchedulerType, downstream: ObserverNode<Element>) {
         self.scheduler = scheduler
@@ -70,20 +82,57 @@ final class ObserveOnSink<Element>: DrainingSink<Element, Element>, @unchecked S
             state.queue.append(event)
             return true
         }
-        guard queued, drainLoop.signal() else { return }
-        let drain = scheduler.schedule(self) { sink in
-            sink.drain(missed: 1)
+        if queued, drainLoop.signal() {
+            requestAction()
+        }
+    }
+
+    /// Called by the owner of the delivery right: one more action is to be scheduled.
+    private func requestAction() {
+        state.withLock { $0.isActionRequested = true }
+        if schedulingLoop.signal() {
+            schedulingLoop.run(missed: 1, scheduleRequestedAction)
+        }
+    }
+
+    /// One step of the scheduling loop: schedules the action asked for, if any.
+    private func scheduleRequestedAction() -> DrainStep {
+        let requested = state.withLock { state -> Bool? in
+            if isDisposed { return nil }
+            defer { state.isActionRequested = false }
+            return state.isActionRequested
+        }
+        guard let requested else { return .finished }
+        guard requested else { return .idle }
+        let action = scheduler.schedule(self) { sink in
+            sink.deliverOne()
             return Disposables.create()
         }
-        // Upstream events are serialized and only they signal, so no other drain is scheduled
-        // before this one is stored.
-        let (cancel, finished) = state.withLock { state -> (Disposable?, Disposable?) in
-            if isDisposed { return (drain, nil) }
-            defer { state.scheduledDrain = drain }
-            return (nil, state.scheduledDrain)
+        var replaced: Disposable?
+        let disposed = state.withLock { state -> Bool in
+            if isDisposed { return true }
+            replaced = state.scheduledAction
+            state.scheduledAction = action
+            return false
         }
-        _ = finished  // a finished drain; released outside the lock
-        cancel?.dispose()
+        // A finished action's handle, released after the lock.
+        _ = replaced
+        if disposed {
+            action.dispose()
+            return .finished
+        }
+        return .delivered
+    }
+
+    /// One action: delivers the front event and, if more are queued, asks for the next action.
+    private func deliverOne() {
+        guard drainOne() == .delivered else {
+            // The terminal event went out, or dispose emptied the queue: the right is kept for good.
+            return
+        }
+        if drainLoop.release() != 0 {
+            requestAction()
+        }
     }
 
     override func drainOne() -> DrainStep {
@@ -91,12 +140,12 @@ final class ObserveOnSink<Element>: DrainingSink<Element, Element>, @unchecked S
     }
 
     override func didDispose() {
-        let (drain, dropped) = state.withLock { state -> (Disposable?, FIFOBuffer<Event<Element>>) in
-            defer { state.scheduledDrain = nil }
-            return (state.scheduledDrain, state.queue.takeAll())
+        let (action, dropped) = state.withLock { state -> (Disposable?, FIFOBuffer<Event<Element>>) in
+            defer { state.scheduledAction = nil }
+            return (state.scheduledAction, state.queue.takeAll())
         }
         _ = dropped
-        drain?.dispose()
+        action?.dispose()
         super.didDispose()
     }
 }

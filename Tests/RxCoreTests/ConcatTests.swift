@@ -73,6 +73,32 @@ final class ConcatTests: RxTestCase {
         subscription.dispose()
     }
 
+    func testALazyCollectionIsReadOnlyAsFarAsCompletionsTakeItOncePerSubscription() throws {
+        let made = LockedBox([Int]())
+        let sources = (0..<3).lazy.map { index -> Observable<Int> in
+            made.mutate { $0.append(index) }
+            return Observable.just(index)
+        }
+        let concatenated = Observable.concat(sources)
+        XCTAssertEqual(made.value, [], "nothing is made before a subscription")
+        XCTAssertEqual(try concatenated.take(1).toBlocking().toArray(), [0])
+        XCTAssertEqual(made.value, [0], "take(1) needed the first source only")
+        XCTAssertEqual(try concatenated.toBlocking().toArray(), [0, 1, 2])
+        XCTAssertEqual(made.value, [0, 0, 1, 2])
+    }
+
+    func testConcatsNestedTenThousandDeepRunInConstantStackDepth() throws {
+        // Built in a loop: each `concat` holds the previous one as its first source.
+        let chained = (1..<10_000).reduce(Observable.just(0)) { $0.concat(Observable.just($1)) }
+        XCTAssertEqual(try chained.toBlocking().toArray(), Array(0..<10_000))
+        // A lazy collection whose last element is the next level (tail recursion).
+        XCTAssertEqual(try Self.levels(from: 0).take(10_000).toBlocking().toArray(), Array(0..<10_000))
+    }
+
+    private static func levels(from start: Int) -> Observable<Int> {
+        Observable.concat([0, 1].lazy.map { $0 == 0 ? Observable.just(start) : levels(from: start + 1) })
+    }
+
     func testSourcesCompletingOnOtherThreadsKeepTheOrderAndCompleteOnce() {
         let queue = DispatchQueue(label: "concat-sources", attributes: .concurrent)
         for _ in 0..<20 {

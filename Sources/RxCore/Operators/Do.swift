@@ -18,8 +18,9 @@ extension ObservableType {
     ///   - afterCompleted: After completion.
     ///   - onSubscribe: Before the source is subscribed.
     ///   - onSubscribed: After the source is subscribed.
-    ///   - onDispose: Once, when the subscription ends: after the terminal event or on dispose.
-    ///     (For a source that ends while being subscribed, that is before `onSubscribed`.)
+    ///   - onDispose: Once, when the subscription ends: after the terminal event or on dispose,
+    ///     and always after `onSubscribed` (for a source that ends while being subscribed: the
+    ///     source is disposed, then `onSubscribed`, then `onDispose`, as in RxSwift).
     /// - Returns: The source's events, unchanged unless a handler throws.
     /// - Note: Event handlers run on the thread the event arrives on; `onSubscribe`/`onSubscribed`
     ///   on the subscribing thread; `onDispose` on the thread that ends the subscription.

@@ -95,6 +95,11 @@ final class ConcatTests: RxTestCase {
         XCTAssertEqual(try Self.levels(from: 0).take(10_000).toBlocking().toArray(), Array(0..<10_000))
     }
 
+    func testAnInfiniteSequenceOfSourcesIsReadOnlyAsFarAsNeeded() throws {
+        let naturals = sequence(first: 0) { $0 + 1 }.lazy.map { Observable.just($0) }
+        XCTAssertEqual(try Observable.concat(naturals).take(5).toBlocking().toArray(), [0, 1, 2, 3, 4])
+    }
+
     private static func levels(from start: Int) -> Observable<Int> {
         Observable.concat([0, 1].lazy.map { $0 == 0 ? Observable.just(start) : levels(from: start + 1) })
     }

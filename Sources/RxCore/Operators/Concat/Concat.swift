@@ -40,6 +40,20 @@ extension ObservableType {
         ConcatObservable(sources: AnySequence(sources), count: sources.count)
     }
 
+    /// Concatenates a sequence of sequences, which may be infinite: each is subscribed when the
+    /// previous one has completed.
+    ///
+    /// - Parameter sources: The sequences, in order; iterated lazily, once per subscription and only
+    ///   as far as completions take it.
+    /// - Returns: A sequence that completes after the last source (never, for an infinite
+    ///   `sources`), and fails as soon as a source fails.
+    /// - Note: As the collection form: constant stack depth, events on the thread of the source
+    ///   that sends them, the next source made on the thread where the previous one completed.
+    public static func concat<Sources: Sequence>(_ sources: Sources) -> Observable<Element>
+    where Sources.Element == Observable<Element> {
+        ConcatObservable(sources: AnySequence(sources), count: nil)
+    }
+
     /// Continues with `second` once this sequence has completed.
     ///
     /// - Parameter second: Subscribed when this sequence completes.

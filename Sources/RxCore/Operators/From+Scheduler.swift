@@ -71,25 +71,14 @@ final class ScheduledSequenceObservable<S: Sequence & SendableMetatype>: Observa
 
 /// Sends one element of an iterator per scheduled action, then completion in one more.
 ///
-/// Only one action is pending at a time: each hands its iterator back after it has delivered its
-/// element, and scheduling the next action runs on a `DrainLoop`. An action that the scheduler runs
-/// before `scheduler.schedule` has returned (an immediate scheduler, or another thread that is
-/// quick) finds the loop's right held by the thread still scheduling, which picks the iterator up on
-/// its next step: an immediate scheduler runs the whole sequence in constant stack depth.
-// @unchecked Sendable: mutable state lives in `state`; the rest is immutable, the atomic lifecycle
-// or the loop's atomic counter.
+/// Only one action is pending at a time: each hands its iterator on to the next action after it has
+/// delivered its element (`ScheduledActionChain`, so an immediate scheduler runs the whole sequence
+/// in constant stack depth).
+// @unchecked Sendable: the pending action and iterator live in the chain's LockedState; the rest is
+// immutable or the atomic lifecycle.
 final class ScheduledSequenceSink<S: Sequence & SendableMetatype>: Sink<S.Element, S.Element>, @unchecked Sendable {
-    private struct State {
-        /// The pending action's handle, once `schedule` returned it.
-        var scheduled: Disposable?
-        /// The iterator whose next action is to be scheduled.
-        var next: S.Iterator?
-    }
-
     private let scheduler: any ImmediateSchedulerType
-    private let state = LockedState<State>.make(State())
-    /// Who calls `scheduler.schedule`: one thread at a time, in a loop.
-    private let loop = DrainLoop()
+    private let actions = ScheduledActionChain<S.Iterator>()
 
     init(scheduler: any ImmediateSchedulerType, downstream: ObserverNode<S.Element>) {
         self.scheduler = scheduler
@@ -98,45 +87,9 @@ final class ScheduledSequenceSink<S: Sequence & SendableMetatype>: Sink<S.Elemen
 
     /// Schedules the action that sends `iterator`'s next element (or the completion).
     func schedule(_ iterator: S.Iterator) {
-        let proceed = state.withLock { state -> Bool in
-            guard !isDisposed else { return false }
-            state.next = iterator
-            return true
-        }
-        if proceed, loop.signal() {
-            loop.run(missed: 1, scheduleNext)
-        }
-    }
-
-    /// One step of the loop: schedules the action of the iterator handed in, if there is one.
-    private func scheduleNext() -> DrainStep {
-        var iterator: S.Iterator?
-        let disposed = state.withLock { state -> Bool in
-            if isDisposed { return true }
-            swap(&iterator, &state.next)
-            return false
-        }
-        if disposed { return .finished }
-        guard let iterator else { return .idle }
-        let scheduled = scheduler.schedule(iterator) { [self] iterator in
+        actions.request(iterator, on: scheduler) { [self] iterator in
             step(iterator)
-            return Disposables.create()
         }
-        var replaced: Disposable?
-        let disposeNow = state.withLock { state -> Bool in
-            if isDisposed { return true }
-            replaced = state.scheduled
-            state.scheduled = scheduled
-            return false
-        }
-        // The finished action's handle is released here, after the lock: a user scheduler's
-        // disposable may run code in its deinit.
-        _ = replaced
-        if disposeNow {
-            scheduled.dispose()
-            return .finished
-        }
-        return .delivered
     }
 
     /// One action: sends the next element and schedules the following action, or completes.
@@ -153,16 +106,7 @@ final class ScheduledSequenceSink<S: Sequence & SendableMetatype>: Sink<S.Elemen
     }
 
     override func didDispose() {
-        let (scheduled, next) = state.withLock { state -> (Disposable?, S.Iterator?) in
-            defer {
-                state.scheduled = nil
-                state.next = nil
-            }
-            return (state.scheduled, state.next)
-        }
-        scheduled?.dispose()
-        // Released here, after the lock: the iterator's deinit may run user code.
-        _ = next
+        actions.cancel()
         super.didDispose()
     }
 }

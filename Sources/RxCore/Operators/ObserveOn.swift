@@ -38,23 +38,14 @@ final class ObserveOnObservable<Element>: Observable<Element>, @unchecked Sendab
 ///
 /// The drain loop's counter holds one signal per queued event: the event that finds it at zero
 /// asks for an action; an action delivers one event and gives one signal back, asking for the next
-/// action if more are queued. Asking for an action runs on a second `DrainLoop`, so that an action
-/// the scheduler runs at once (inside `schedule`) asks for the next without recursing.
-// @unchecked Sendable: the queue, the request and the pending action live in one LockedState; the
-// two loops' counters are atomic.
+/// action if more are queued (`ScheduledActionChain`: one pending at a time, constant stack depth on
+/// an immediate scheduler).
+// @unchecked Sendable: the queue lives in one LockedState, the pending action in the chain's; the
+// drain loop's counter is atomic.
 final class ObserveOnSink<Element>: DrainingSink<Element, Element>, @unchecked Sendable {
-    private struct State {
-        var queue = FIFOBuffer<Event<Element>>()
-        /// Whether the owner of the delivery right asked for an action not yet scheduled.
-        var isActionRequested = false
-        /// The scheduled action, to cancel on dispose.
-        var scheduledAction: Disposable?
-    }
-
     private let scheduler: any ImmediateSchedulerType
-    private let state = LockedState<State>.make(State())
-    /// Who calls `scheduler.schedule`: one thread at a time, in a loop.
-    private let schedulingLoop = DrainLoop()
+    private let queue = LockedState<FIFOBuffer<Event<Element>>>.make(FIFOBuffer())
+    private let actions = ScheduledActionChain<Void>()
 
     init(scheduler: any ImmediateSchedulerType, downstream: ObserverNode<Element>) {
         self.scheduler = scheduler
@@ -77,9 +68,9 @@ final class ObserveOnSink<Element>: DrainingSink<Element, Element>, @unchecked S
     }
 
     private func enqueue(_ event: Event<Element>) {
-        let queued = state.withLock { state -> Bool in
+        let queued = queue.withLock { queue -> Bool in
             guard !isDisposed else { return false }
-            state.queue.append(event)
+            queue.append(event)
             return true
         }
         if queued, drainLoop.signal() {
@@ -89,39 +80,9 @@ final class ObserveOnSink<Element>: DrainingSink<Element, Element>, @unchecked S
 
     /// Called by the owner of the delivery right: one more action is to be scheduled.
     private func requestAction() {
-        state.withLock { $0.isActionRequested = true }
-        if schedulingLoop.signal() {
-            schedulingLoop.run(missed: 1, scheduleRequestedAction)
+        actions.request((), on: scheduler) { [self] _ in
+            deliverOne()
         }
-    }
-
-    /// One step of the scheduling loop: schedules the action asked for, if any.
-    private func scheduleRequestedAction() -> DrainStep {
-        let requested = state.withLock { state -> Bool? in
-            if isDisposed { return nil }
-            defer { state.isActionRequested = false }
-            return state.isActionRequested
-        }
-        guard let requested else { return .finished }
-        guard requested else { return .idle }
-        let action = scheduler.schedule(self) { sink in
-            sink.deliverOne()
-            return Disposables.create()
-        }
-        var replaced: Disposable?
-        let disposed = state.withLock { state -> Bool in
-            if isDisposed { return true }
-            replaced = state.scheduledAction
-            state.scheduledAction = action
-            return false
-        }
-        // A finished action's handle, released after the lock.
-        _ = replaced
-        if disposed {
-            action.dispose()
-            return .finished
-        }
-        return .delivered
     }
 
     /// One action: delivers the front event and, if more are queued, asks for the next action.
@@ -136,16 +97,13 @@ final class ObserveOnSink<Element>: DrainingSink<Element, Element>, @unchecked S
     }
 
     override func drainOne() -> DrainStep {
-        deliver(state.withLock { $0.queue.popFirst() })
+        deliver(queue.withLock { $0.popFirst() })
     }
 
     override func didDispose() {
-        let (action, dropped) = state.withLock { state -> (Disposable?, FIFOBuffer<Event<Element>>) in
-            defer { state.scheduledAction = nil }
-            return (state.scheduledAction, state.queue.takeAll())
-        }
+        actions.cancel()
+        let dropped = queue.withLock { $0.takeAll() }
         _ = dropped
-        action?.dispose()
         super.didDispose()
     }
 }

@@ -31,10 +31,10 @@ final class BlockingObservableTests: RxTestCase {
             return Disposables.create()
         }
         XCTAssertThrowsError(try failing.toBlocking().toArray()) { XCTAssertEqual($0 as? Boom, Boom()) }
-        guard case .failed(let elements, let error) = try failing.toBlocking().materialize() else { return XCTFail("completed") }
+        guard case .failed(let elements, let error) = failing.toBlocking().materialize() else { return XCTFail("completed") }
         XCTAssertEqual(elements, [1])
         XCTAssertEqual(error as? Boom, Boom())
-        guard case .completed(let all) = try Observable.from([4, 5]).toBlocking().materialize() else { return XCTFail("failed") }
+        guard case .completed(let all) = Observable.from([4, 5]).toBlocking().materialize() else { return XCTFail("failed") }
         XCTAssertEqual(all, [4, 5])
     }
 
@@ -43,6 +43,32 @@ final class BlockingObservableTests: RxTestCase {
         let never = Observable<Int>.create { _ in Disposables.create { disposed.set() } }
         XCTAssertThrowsError(try never.toBlocking(timeout: 0.05).first()) { XCTAssertEqual($0 as? RxError, .timeout) }
         XCTAssertTrue(disposed.value)
+    }
+
+    func testMaterializeReportsATimeOutWithTheElementsBeforeIt() {
+        let stalled = Observable<Int>.create { observer in
+            observer.onNext(1)
+            return Disposables.create()
+        }
+        guard case .failed(let elements, let error) = stalled.toBlocking(timeout: 0.05).materialize() else {
+            return XCTFail("completed")
+        }
+        XCTAssertEqual(elements, [1])
+        XCTAssertEqual(error as? RxError, .timeout)
+    }
+
+    func testOnTheMainThreadTheMainQueueRunsWhileWaiting() throws {
+        XCTAssertTrue(Thread.isMainThread, "XCTest runs tests on the main thread")
+        let fromMainQueue = Observable<Int>.create { observer in
+            DispatchQueue.main.async {
+                observer.onNext(5)
+                observer.onCompleted()
+            }
+            return Disposables.create()
+        }
+        XCTAssertEqual(try fromMainQueue.toBlocking(timeout: 2).toArray(), [5])
+        let delayed = Observable.just(1).delay(.milliseconds(1), scheduler: MainScheduler.instance)
+        XCTAssertEqual(try delayed.toBlocking(timeout: 2).toArray(), [1])
     }
 
     func testFirstStopsListening() throws {

@@ -16,8 +16,9 @@ extension ObservableConvertibleType {
 /// Blocks the calling thread until a sequence ends, then hands back what it emitted.
 ///
 /// Each operator subscribes once, waits for the terminal event (or the time-out, which throws
-/// `RxError.timeout`), disposes, and rethrows the sequence's error. Never call it on the thread or
-/// queue the sequence delivers on: it would wait for itself.
+/// `RxError.timeout`), disposes, and rethrows the sequence's error. On the main thread the main
+/// run loop runs while it waits (as RxBlocking's), so work on `MainScheduler` or the main queue is
+/// done; never call it on another queue the sequence delivers on: it would wait for itself.
 public struct BlockingObservable<Element> {
     let source: Observable<Element>
     let timeout: TimeInterval?
@@ -47,21 +48,22 @@ public struct BlockingObservable<Element> {
         return element
     }
 
-    /// What the sequence did, as values: its elements and how it ended (never throws but for the
-    /// time-out).
-    public func materialize() throws -> MaterializedSequenceResult<Element> {
-        let (elements, error) = try collect(stopAfterFirst: false, failAfterSecond: false)
+    /// What the sequence did, as values: its elements and how it ended. Never throws, as
+    /// RxBlocking's: a time-out is `.failed` with the elements that came before it and
+    /// `RxError.timeout`.
+    public func materialize() -> MaterializedSequenceResult<Element> {
+        let (elements, error) = collect(stopAfterFirst: false, failAfterSecond: false)
         return error.map { .failed(elements: elements, error: $0) } ?? .completed(elements: elements)
     }
 
     private func run(stopAfterFirst: Bool, failAfterSecond: Bool = false) throws -> [Element] {
-        let (elements, error) = try collect(stopAfterFirst: stopAfterFirst, failAfterSecond: failAfterSecond)
+        let (elements, error) = collect(stopAfterFirst: stopAfterFirst, failAfterSecond: failAfterSecond)
         if let error { throw error }
         return elements
     }
 
-    /// Subscribes, waits for the end (or the time-out, thrown), and returns what was seen.
-    private func collect(stopAfterFirst: Bool, failAfterSecond: Bool) throws -> ([Element], Error?) {
+    /// Subscribes, waits for the end or the time-out (`RxError.timeout`), and returns what was seen.
+    private func collect(stopAfterFirst: Bool, failAfterSecond: Bool) -> ([Element], Error?) {
         let collector = Collector<Element>()
         let done = DispatchSemaphore(value: 0)
         let subscription = source.subscribe { event in
@@ -79,16 +81,36 @@ public struct BlockingObservable<Element> {
                 if collector.finish() { done.signal() }
             }
         }
-        let waited: DispatchTimeoutResult
-        if let timeout {
-            waited = done.wait(timeout: .now() + RxTimeInterval.seconds(timeout).dispatchInterval)
-        } else {
-            done.wait()
-            waited = .success
-        }
+        let waited = Self.wait(for: done, timeout: timeout)
         subscription.dispose()
-        if waited == .timedOut { throw RxError.timeout }
+        // A sequence that ended right at the deadline keeps its own outcome.
+        if waited == .timedOut, collector.finish() {
+            return (collector.value, RxError.timeout)
+        }
         return (collector.value, collector.error)
+    }
+
+    /// Waits for `done`. On the main thread the main run loop runs meanwhile, in slices of 10 ms, so
+    /// that what the sequence scheduled there is done; elsewhere it is a plain wait.
+    private static func wait(for done: DispatchSemaphore, timeout: TimeInterval?) -> DispatchTimeoutResult {
+        guard Thread.isMainThread else {
+            guard let timeout else {
+                done.wait()
+                return .success
+            }
+            return done.wait(timeout: .now() + RxTimeInterval.seconds(timeout).dispatchInterval)
+        }
+        let deadline = timeout.map { Date().addingTimeInterval($0) }
+        while done.wait(timeout: .now()) == .timedOut {
+            let now = Date()
+            if let deadline, now >= deadline { return .timedOut }
+            let slice = min(now.addingTimeInterval(0.01), deadline ?? .distantFuture)
+            if !RunLoop.current.run(mode: .default, before: slice) {
+                // Nothing to run: wait on the semaphore for the slice instead of spinning.
+                if done.wait(timeout: .now() + .milliseconds(10)) == .success { return .success }
+            }
+        }
+        return .success
     }
 }
 

@@ -71,7 +71,7 @@ for (name, transport) in transports {
     let (rate, cpu, failed) = run(client, count: 3_000, inFlight: 16)
     rates.append(rate)
     print(String(format: "  %@: 3,000 requests at 16 in flight: %.0f req/s, %.0f µs CPU per request (server included), %d failed", name, rate, cpu, failed))
-    _ = try? client.shutdown(gracePeriod: 1).toBlocking(timeout: 5).materialize()
+    _ = client.shutdown(gracePeriod: 1).toBlocking(timeout: 5).materialize()
 }
 print(String(format: "\n  AsyncHTTPClientTransport / URLSessionTransport: %.1f× the throughput", rates[1] / rates[0]))
 server.stop()

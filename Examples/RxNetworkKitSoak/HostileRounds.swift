@@ -57,7 +57,8 @@ enum HostileRounds {
             floors.append(descriptors)
             resourcesAfterRounds.append(Resources.total - resourcesBefore)
             print("  round \(round): open fds \(descriptors) (\(descriptors - descriptorsBefore) over the start: \(difference(descriptorKinds(), kindsBefore))), "
-                  + "server connections open \(server.openConnectionCount), live RxCore resources over baseline \(Resources.total - resourcesBefore)")
+                  + "server connections open \(server.openConnectionCount), live RxCore resources over baseline \(Resources.total - resourcesBefore), "
+                  + "RSS \(residentSetKiB() / 1_024) MiB")
             fflush(nil)
         }
         for (name, counts) in outcomes.sorted(by: { $0.key < $1.key }) {
@@ -225,6 +226,17 @@ enum HostileRounds {
                 subscription.dispose()
                 let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
                 return elapsed <= 50 ? "ok" : "UNEXPECTED dispose took \(Int(elapsed)) ms"
+            },
+            Case(name: "300 disposed 0–3 ms after start") { client, _ in
+                // A daemon's cancels (a time-out, a flatMapLatest, a user): some calls in flight,
+                // some answered at the same moment, some mid-redirect (/cross-origin hops hosts).
+                for index in 0..<300 {
+                    let path = index % 3 == 2 ? "/cross-origin" : "/ok"
+                    let subscription = client.rx.request(Text(path: path)).subscribe(onSuccess: { _ in }, onFailure: { _ in })
+                    usleep(UInt32((index % 4) * 1_000))
+                    subscription.dispose()
+                }
+                return "ok"
             },
             Case(name: "dispose while slow") { client, _ in
                 let subscription = client.rx.request(Text(path: "/slow")).subscribe(onSuccess: { _ in }, onFailure: { _ in })

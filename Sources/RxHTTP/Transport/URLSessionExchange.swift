@@ -202,7 +202,14 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
     }
 
     func didComplete(error: Error?) {
-        let received = state.withLock { ($0.response, isStreaming ? Data(count: $0.streamedBytes) : $0.body, $0.framing) }
+        let received = state.withLock { state -> (HTTPURLResponse?, Data, ResponseFraming?)? in
+            // Disposed (or timed out) first: the end is only URLSession's acknowledgement. The body
+            // was released at the finish, so checking the framing now would call a healthy
+            // connection truncated and retire its session.
+            guard !state.isFinished else { return nil }
+            return (state.response, isStreaming ? Data(count: state.streamedBytes) : state.body, state.framing)
+        }
+        guard let received else { return }
         if let error {
             let head = received.0.map { HTTPResponse($0, body: Data()) }
             finish(.failure(URLErrorClassification.classify(error, url: url, response: head)), cancelTask: false)

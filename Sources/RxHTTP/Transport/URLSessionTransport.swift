@@ -143,13 +143,15 @@ public final class URLSessionTransport: HTTPTransport {
         } else {
             sent.timeoutInterval = Self.sessionTimeout(timeout)
         }
-        let session = sessions.withLock { current -> URLSession in
-            if let current { return current }
-            let fresh = makeSession()
-            current = fresh
-            return fresh
+        // The task is made under the lock that retiring takes: URLSession adds a task to its
+        // registry asynchronously, and a task made after `finishTasksAndInvalidate` was queued would
+        // run on a session whose delegate is already gone (no callback ever, its exchange and socket
+        // kept for good) or hit Foundation's "Session invalidated" trap.
+        let (session, task) = sessions.withLock { current -> (URLSession, URLSessionDataTask) in
+            let session = current ?? makeSession()
+            current = session
+            return (session, session.dataTask(with: sent))
         }
-        let task = session.dataTask(with: sent)
         let exchange = URLSessionExchange(
             task: task, deadlines: deadlines, cancelQueue: cancelQueue, timeout: timeout, options: options,
             method: request.httpMethod,
@@ -165,23 +167,20 @@ public final class URLSessionTransport: HTTPTransport {
     /// connections; for a transport created by a client that is shutting down. A request sent
     /// afterwards gets a fresh session.
     public func shutdown() {
-        let retired = sessions.withLock { session -> URLSession? in
-            defer { session = nil }
-            return session
+        sessions.withLock { current in
+            current?.finishTasksAndInvalidate()
+            current = nil
         }
-        retired?.finishTasksAndInvalidate()
     }
 
     /// Drops `session` (if still current): its connections are closed once its tasks finish, so a
     /// connection whose framing was broken is never used again; the next request gets a fresh one.
     private func retire(_ session: URLSession) {
-        let retired = sessions.withLock { current -> Bool in
-            guard current === session else { return false }
-            current = nil
-            return true
-        }
-        if retired {
+        sessions.withLock { current in
+            guard current === session else { return }
+            // Under the lock, like task creation (see `start`); it only queues work for URLSession.
             session.finishTasksAndInvalidate()
+            current = nil
         }
     }
 

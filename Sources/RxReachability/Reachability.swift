@@ -107,6 +107,18 @@ public final class Reachability: Sendable {
         didBecomeReachable = Observable.create { observer in core.subscribeBecameReachable(observer) }
     }
 
+    /// Calls `callback` on each change from `.unreachable` to `.reachable`, as `didBecomeReachable`
+    /// emits, without an `Observable`: for code that waits on the host (a retry, a circuit breaker)
+    /// and is not itself reactive. Registering starts probing like a subscription does; disposing
+    /// the result stops it once nothing else is registered.
+    ///
+    /// - Returns: Disposing it unregisters `callback`.
+    /// - Note: Thread-safe; `callback` runs on the thread that delivers events (see the type's note).
+    ///   A delivery already under way on another thread when it is disposed may still call it once.
+    public func whenReachableAgain(_ callback: @escaping @Sendable () -> Void) -> Disposable {
+        core.whenReachableAgain(callback)
+    }
+
     /// The latest status of the running probing session; nil while nothing is subscribed or
     /// before the first probe answered.
     /// - Note: Thread-safe.

@@ -12,12 +12,12 @@ import RxCore
 final class ReachabilityCore: Sendable {
     private enum Subscriber {
         case status(AnyObserver<ReachabilityStatus>)
-        case becameReachable(AnyObserver<Void>)
+        case becameReachable(@Sendable () -> Void)
     }
 
     private enum Delivery {
         case status(ReachabilityStatus, [AnyObserver<ReachabilityStatus>])
-        case becameReachable([AnyObserver<Void>])
+        case becameReachable([@Sendable () -> Void])
     }
 
     private struct State {
@@ -60,7 +60,11 @@ final class ReachabilityCore: Sendable {
     }
 
     func subscribeBecameReachable(_ observer: AnyObserver<Void>) -> Disposable {
-        add(.becameReachable(observer))
+        add(.becameReachable { observer.onNext(()) })
+    }
+
+    func whenReachableAgain(_ callback: @escaping @Sendable () -> Void) -> Disposable {
+        add(.becameReachable(callback))
     }
 
     // MARK: - Subscribers
@@ -130,8 +134,8 @@ final class ReachabilityCore: Sendable {
             }
             state.pending.append(.status(status, statusObservers))
             if previous == .unreachable && status == .reachable {
-                let signalObservers = state.subscribers.compactMap { entry -> AnyObserver<Void>? in
-                    if case .becameReachable(let observer) = entry.subscriber { return observer }
+                let signalObservers = state.subscribers.compactMap { entry -> (@Sendable () -> Void)? in
+                    if case .becameReachable(let callback) = entry.subscriber { return callback }
                     return nil
                 }
                 state.pending.append(.becameReachable(signalObservers))
@@ -152,8 +156,8 @@ final class ReachabilityCore: Sendable {
             switch next {
             case .status(let status, let observers):
                 observers.forEach { $0.onNext(status) }
-            case .becameReachable(let observers):
-                observers.forEach { $0.onNext(()) }
+            case .becameReachable(let callbacks):
+                callbacks.forEach { $0() }
             }
             return .delivered
         }

@@ -12,10 +12,9 @@ final class ClientEventsTests: RxTestCase {
 
     private func client(policy: RetryPolicy = RetryPolicy(maxAttempts: 3, delay: .constant(time: 2)), plugins: [any HTTPPlugin] = []) -> HTTPClient {
         var policy = policy
-        policy.scheduler = scheduler
         policy.retriesWhenReachable = false
         return HTTPClient(baseURL: URL(string: "https://api.test")!,
-                          configuration: .init(retryPolicy: policy, callbackScheduler: scheduler), plugins: plugins, transport: stub)
+                          configuration: .init(retryPolicy: policy, callbackScheduler: scheduler, scheduler: scheduler), plugins: plugins, transport: stub)
     }
 
     private func record(_ client: HTTPClient) -> (LockedBox<[HTTPClientEvent]>, Disposable) {
@@ -116,14 +115,13 @@ final class ClientEventsTests: RxTestCase {
 
     func testCircuitChangesAndRefreshesAreEventsToo() {
         stub.stub(path: "/x", with: .status(500))
-        var policy = RetryPolicy.none
-        policy.scheduler = scheduler
+        let policy = RetryPolicy.none
         let protection = HostProtection(circuitBreaker: CircuitBreakerPolicy(failureRatio: 0.5, minimumRequests: 1, window: 10, breakDuration: 5))
         let auth = OAuthAuthenticator(store: InMemoryCredentialStore(OAuthCredential(accessToken: "a", refreshToken: "r", expiresAt: scheduler.now)),
                                       refresher: .custom { [scheduler] _ in Single.just(OAuthCredential(accessToken: "b")).delay(.seconds(1), scheduler: scheduler) },
                                       scheduler: scheduler)
         let client = HTTPClient(baseURL: URL(string: "https://api.test")!,
-                                configuration: .init(retryPolicy: policy, callbackScheduler: scheduler, hostProtection: protection),
+                                configuration: .init(retryPolicy: policy, callbackScheduler: scheduler, hostProtection: protection, scheduler: scheduler),
                                 transport: stub, authenticator: auth)
         let (events, subscription) = record(client)
         _ = scheduler.start { client.rx.request(RawText(path: "/x")).asObservable() }

@@ -6,10 +6,10 @@ import XCTest
 
 /// Retries applied by the client, through URLSession to the loopback server.
 final class ClientRetryTests: LoopbackClientTestCase {
-    private func client(_ policy: RetryPolicy, probeInterval: TimeInterval = 5) -> HTTPClient {
+    private func client(_ policy: RetryPolicy, probeInterval: TimeInterval = 5, scheduler: (any SchedulerType)? = nil) -> HTTPClient {
         HTTPClient(
             baseURL: server.baseURL,
-            configuration: .init(timeout: 5, retryPolicy: policy, reachabilityProbeInterval: probeInterval)
+            configuration: .init(timeout: 5, retryPolicy: policy, reachabilityProbeInterval: probeInterval, scheduler: scheduler)
         )
     }
 
@@ -72,7 +72,7 @@ final class ClientRetryTests: LoopbackClientTestCase {
     func testRetryAfterIsHonouredInVirtualTime() throws {
         let scheduler = TestScheduler(initialClock: 0, resolution: 0.1, simulateProcessingDelay: false)
         server.route(.get, "/limited", responses: [.status(429).withHeader("Retry-After", "3"), .json(user)])
-        let client = client(RetryPolicy(maxAttempts: 2, delay: .constant(time: 0.5), retriesWhenReachable: false, scheduler: scheduler))
+        let client = client(RetryPolicy(maxAttempts: 2, delay: .constant(time: 0.5), retriesWhenReachable: false), scheduler: scheduler)
         let box = ResultBox<User>()
         let done = expectation(description: "completion")
         _ = client.requestObject(path: "/limited") { (result: Result<User, HTTPClientError>) in
@@ -92,7 +92,7 @@ final class ClientRetryTests: LoopbackClientTestCase {
     func testTheDeadlineBoundsAllAttemptsAndCancelsTheOneInFlight() throws {
         let scheduler = TestScheduler(initialClock: 0, resolution: 0.1, simulateProcessingDelay: false)
         server.route(.get, "/slow", .json(user).delayed(by: 3))
-        let client = client(RetryPolicy(maxAttempts: 5, delay: .constant(time: 1), deadline: 2, scheduler: scheduler))
+        let client = client(RetryPolicy(maxAttempts: 5, delay: .constant(time: 1), deadline: 2), scheduler: scheduler)
         let box = ResultBox<User>()
         let done = expectation(description: "completion")
         _ = client.requestObject(path: "/slow") { (result: Result<User, HTTPClientError>) in
@@ -111,7 +111,7 @@ final class ClientRetryTests: LoopbackClientTestCase {
     func testCancellingWhileWaitingDeliversCancelledOnceAndSendsNothingMore() throws {
         let scheduler = TestScheduler(initialClock: 0, resolution: 0.1, simulateProcessingDelay: false)
         server.route(.get, "/down", .status(503))
-        let client = client(RetryPolicy(maxAttempts: 3, delay: .constant(time: 10), retriesWhenReachable: false, scheduler: scheduler))
+        let client = client(RetryPolicy(maxAttempts: 3, delay: .constant(time: 10), retriesWhenReachable: false), scheduler: scheduler)
         let box = ResultBox<User>()
         let done = expectation(description: "completion")
         let handle = client.requestObject(path: "/down") { (result: Result<User, HTTPClientError>) in

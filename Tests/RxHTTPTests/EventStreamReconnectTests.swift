@@ -12,7 +12,7 @@ final class EventStreamReconnectTests: RxTestCase {
 
     private func client() -> HTTPClient {
         HTTPClient(baseURL: URL(string: "https://api.test")!,
-                   configuration: .init(retryPolicy: RetryPolicy(maxAttempts: 1, scheduler: scheduler), callbackScheduler: scheduler),
+                   configuration: .init(retryPolicy: RetryPolicy(maxAttempts: 1), callbackScheduler: scheduler, scheduler: scheduler),
                    transport: stub)
     }
 

@@ -16,11 +16,10 @@ final class HostProtectionTests: RxTestCase {
         policy: RetryPolicy = RetryPolicy(maxAttempts: 3, delay: .constant(time: 1))
     ) -> HTTPClient {
         var policy = policy
-        policy.scheduler = scheduler
         policy.retriesWhenReachable = false
         return HTTPClient(
             baseURL: hostA,
-            configuration: .init(retryPolicy: policy, callbackScheduler: scheduler, hostProtection: protection),
+            configuration: .init(retryPolicy: policy, callbackScheduler: scheduler, hostProtection: protection, scheduler: scheduler),
             transport: stub
         )
     }

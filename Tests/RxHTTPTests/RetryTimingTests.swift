@@ -18,11 +18,10 @@ final class RetryTimingTests: RxTestCase {
 
     private func client(_ policy: RetryPolicy) -> HTTPClient {
         var policy = policy
-        policy.scheduler = scheduler
         policy.retriesWhenReachable = false
         return HTTPClient(
             baseURL: URL(string: "https://api.test")!,
-            configuration: .init(retryPolicy: policy, callbackScheduler: scheduler),
+            configuration: .init(retryPolicy: policy, callbackScheduler: scheduler, scheduler: scheduler),
             transport: stub
         )
     }
@@ -194,7 +193,7 @@ final class RetryTimingTests: RxTestCase {
             typealias Response = String
             let scheduler: TestScheduler
             var path: String { "/x" }
-            var retryPolicy: RetryPolicy { RetryPolicy(maxAttempts: 2, delay: .constant(time: 5), retriesWhenReachable: false, scheduler: scheduler) }
+            var retryPolicy: RetryPolicy { RetryPolicy(maxAttempts: 2, delay: .constant(time: 5), retriesWhenReachable: false) }
         }
         stub.stub(path: "/x", with: .status(503))
         let client = client(RetryPolicy(maxAttempts: 4, delay: .constant(time: 1)))

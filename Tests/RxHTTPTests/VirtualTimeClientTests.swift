@@ -13,7 +13,7 @@ final class VirtualTimeClientTests: RxTestCase {
         stub.stub(path: "/users/42", with: .json(#"{"id":42,"name":"Ada"}"#, delay: .seconds(3)))
         let client = HTTPClient(
             baseURL: URL(string: "https://api.test")!,
-            configuration: .init(retryPolicy: RetryPolicy(maxAttempts: 2, scheduler: scheduler), callbackScheduler: scheduler),
+            configuration: .init(retryPolicy: RetryPolicy(maxAttempts: 2), callbackScheduler: scheduler, scheduler: scheduler),
             transport: stub)
         let observer = scheduler.start { (client.rx.requestObject(path: "/users/42") as Single<User>).asObservable() }
         return observer.events
@@ -39,8 +39,8 @@ final class VirtualTimeClientTests: RxTestCase {
             baseURL: URL(string: "https://api.test")!,
             configuration: .init(
                 timeout: 30,
-                retryPolicy: RetryPolicy(maxAttempts: 3, delay: .constant(time: 5), retriesWhenReachable: false, scheduler: scheduler),
-                callbackScheduler: scheduler),
+                retryPolicy: RetryPolicy(maxAttempts: 3, delay: .constant(time: 5), retriesWhenReachable: false),
+                callbackScheduler: scheduler, scheduler: scheduler),
             transport: stub)
         let observer = scheduler.start { (client.rx.requestObject(path: "/u") as Single<User>).asObservable() }
         // Refused at 201, waits 5 s, answered 1 s after the retry at 206.

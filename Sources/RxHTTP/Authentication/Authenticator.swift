@@ -36,12 +36,21 @@ public protocol Authenticator: AnyObject, Sendable {
         _ completion: @escaping @Sendable (Result<AuthenticationTicket, HTTPClientError>) -> Void
     ) -> Disposable
 
+    /// Whether `ticket` is still the one to sign with: false once a refresh has begun or a newer
+    /// credential exists. The client asks when a ticket arrives and asks for another if not, so that
+    /// nothing goes out with a credential being replaced. The default says true.
+    func isCurrent(_ ticket: AuthenticationTicket) -> Bool
+
     /// Attaches the client whose requests this authenticator signs (for a refresh that is itself a
     /// request). Called once by `HTTPClient.init`; the default does nothing.
     func attach(_ client: HTTPClient)
 }
 
 extension Authenticator {
+    public func isCurrent(_ ticket: AuthenticationTicket) -> Bool {
+        true
+    }
+
     public func attach(_ client: HTTPClient) {}
 }
 

@@ -228,7 +228,7 @@ public final class OAuthAuthenticator: Authenticator {
     }
 
     /// Whether `ticket` is still the one to sign with: the current version, and no refresh running.
-    func isCurrent(_ ticket: AuthenticationTicket) -> Bool {
+    public func isCurrent(_ ticket: AuthenticationTicket) -> Bool {
         state.withLock { state in
             if case .running = state.refresh { return false }
             return state.version == ticket.version && state.credential != nil
@@ -282,10 +282,12 @@ public final class OAuthAuthenticator: Authenticator {
     private func startRefresh(from credential: OAuthCredential) {
         let client = self.client.withLock { $0.client }
         client?.emitEvent(.authRefreshStarted)
-        let subscription = refresher.refresh(credential, client).subscribe(
-            onSuccess: { [weak self] fresh in self?.refreshSucceeded(fresh) },
-            onFailure: { [weak self] error in self?.refreshFailed(error) }
-        )
+        let subscription = refresher.refresh(credential, client) { [weak self] result in
+            switch result {
+            case .success(let fresh): self?.refreshSucceeded(fresh)
+            case .failure(let error): self?.refreshFailed(error)
+            }
+        }
         let stale = state.withLock { state -> Bool in
             guard case .running(subscription: .none) = state.refresh else { return true }
             state.refresh = .running(subscription: subscription)

@@ -29,7 +29,13 @@ public struct TokenRefresher: Sendable {
         case form
     }
 
-    let refresh: @Sendable (OAuthCredential, HTTPClient?) -> Single<OAuthCredential>
+    /// Starts a refresh from the credential (through the client, for the token endpoint) and calls
+    /// back once with the new credential or the failure, unless disposed first.
+    typealias Refresh = @Sendable (
+        OAuthCredential, HTTPClient?, @escaping @Sendable (Result<OAuthCredential, Error>) -> Void
+    ) -> Disposable
+
+    let refresh: Refresh
 
     /// Refreshes at an OAuth 2.0 token endpoint; see the type's documentation.
     ///
@@ -46,26 +52,42 @@ public struct TokenRefresher: Sendable {
         scope: String? = nil,
         clientAuthentication: ClientAuthentication = .basic
     ) -> TokenRefresher {
-        TokenRefresher { credential, client in
+        TokenRefresher { credential, client, completion in
             guard let client else {
-                return .error(HTTPClientError(.refreshFailed, message: "the authenticator is not attached to a client", phase: .notSent))
+                completion(.failure(HTTPClientError(.refreshFailed, message: "the authenticator is not attached to a client", phase: .notSent)))
+                return Disposables.create()
             }
             guard let refreshToken = credential.refreshToken, !refreshToken.isEmpty else {
-                return .error(HTTPClientError(.refreshFailed, message: "the credential has no refresh token", phase: .notSent))
+                completion(.failure(HTTPClientError(.refreshFailed, message: "the credential has no refresh token", phase: .notSent)))
+                return Disposables.create()
             }
             let request = TokenRefreshRequest(
                 endpoint: url, refreshToken: refreshToken, clientID: clientID, clientSecret: clientSecret,
                 scope: scope, clientAuthentication: clientAuthentication, previous: credential, now: { Date() }
             )
-            return client.rx.request(request).catch { error in
-                .error(TokenRefreshRequest.refreshError(from: error))
+            // A callback, not `client.rx`: the refresh is part of the call path, where nothing
+            // subscribes. A refresh given up (a new credential arrived) reports nothing.
+            let abandoned = LockedState<Bool>.make(false)
+            let handle = client.request(request) { result in
+                guard !abandoned.withLock({ $0 }) else { return }
+                completion(result.mapError { TokenRefreshRequest.refreshError(from: $0) })
+            }
+            return Disposables.create {
+                abandoned.withLock { $0 = true }
+                handle.cancel()
             }
         }
     }
 
     /// Refreshes with your own flow: `refresh` gets the current credential and returns the next.
     public static func custom(_ refresh: @escaping @Sendable (OAuthCredential) -> Single<OAuthCredential>) -> TokenRefresher {
-        TokenRefresher { credential, _ in refresh(credential) }
+        TokenRefresher { credential, _, completion in
+            // Your flow is reactive: this is the edge where it is subscribed.
+            refresh(credential).subscribe(
+                onSuccess: { completion(.success($0)) },
+                onFailure: { completion(.failure($0)) }
+            )
+        }
     }
 }
 

@@ -25,12 +25,19 @@ extension HTTPClient {
         /// Where completions (and decoding) run; default a serial background queue of the client,
         /// never the main queue (a daemon's main queue may never run).
         public var callbackQueue: DispatchQueue?
-        /// Runs completions, decoding and the plugins' `didReceive`/`process` instead of
-        /// `callbackQueue`, when set. Give the `TestScheduler` of a test (with a `StubTransport`
-        /// and a `RetryPolicy` on the same scheduler) and the whole client runs in virtual time on
-        /// the test's thread: `scheduler.start { client.rx.request(...) }` records every event at
-        /// its exact tick. Default nil.
+        /// Runs completions instead of `callbackQueue`, when set. Give the `TestScheduler` of a test
+        /// (as `scheduler` too, with a `StubTransport` on it) and the whole client runs in virtual
+        /// time on the test's thread: `scheduler.start { client.rx.request(...) }` records every
+        /// event at its exact tick. Default nil.
         public var callbackScheduler: (any SchedulerType)?
+        /// The client's clock: retry waits, deadlines, `Retry-After` cooldowns, circuit breaker and
+        /// retry budget windows, and the timestamps of `events`. Default a background queue (never
+        /// the main one); a `TestScheduler` in tests.
+        public var scheduler: any SchedulerType
+        /// What acts on every attempt of every call, outermost first, before the built-in
+        /// suspension, retry policy, host protection and authentication (see `HTTPInterceptor`);
+        /// default none.
+        public var interceptors: [any HTTPInterceptor]
         /// The response envelope that wraps every model (`{status, message, data}`); default nil.
         public var envelope: ResponseEnvelope?
         /// The status codes that count as success; default 200..<300. Others fail with
@@ -84,9 +91,14 @@ extension HTTPClient {
             callbackScheduler: (any SchedulerType)? = nil,
             redirectPolicy: RedirectPolicy = .follow,
             maxResponseBodySize: Int = HTTPTransportOptions.defaultMaxResponseBodySize,
-            hostProtection: HostProtection = HostProtection()
+            hostProtection: HostProtection = HostProtection(),
+            interceptors: [any HTTPInterceptor] = [],
+            scheduler: (any SchedulerType)? = nil
         ) {
             self.hostProtection = hostProtection
+            self.interceptors = interceptors
+            // A policy's own scheduler (deprecated) still sets the clock when no scheduler is given.
+            self.scheduler = scheduler ?? retryPolicy.legacyScheduler ?? ConcurrentDispatchQueueScheduler.background
             self.reachabilityRecoveryProbeInterval = reachabilityRecoveryProbeInterval
             self.callbackScheduler = callbackScheduler
             self.redirectPolicy = redirectPolicy

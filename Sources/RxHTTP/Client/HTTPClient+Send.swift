@@ -33,19 +33,38 @@ extension HTTPClient {
         decode: @escaping (HTTPResponse, ResponseDecodingContext) throws -> Output,
         completion: @escaping (Result<Output, HTTPClientError>) -> Void
     ) -> HTTPRequestHandle {
-        var plan: HTTPCall<Output>.Plan
+        var plan: HTTPCall.Plan
         do throws(HTTPClientError) {
             plan = try makePlan(parts, policy: policy)
             plan.stream = stream
         } catch {
             return HTTPRequestHandle(call: RefusedCall(error: error, client: self, completion: completion))
         }
-        let call = HTTPCall(client: self, id: makeRequestID(), plan: plan, decode: decode, completion: completion)
+        let receiver = HTTPCall.Receiver(
+            decode: { response, context in
+                do {
+                    let value = try decode(response, context)
+                    return .success { completion(.success(value)) }
+                } catch let error as HTTPClientError {
+                    return .failure(error)
+                } catch {
+                    return .failure(HTTPClientError(
+                        .decodeError, message: HTTPClientError.describe(error),
+                        statusCode: response.statusCode, body: response.body, url: response.url, underlying: error
+                    ))
+                }
+            },
+            fail: { completion(.failure($0)) }
+        )
+        let signed = plan.requiresAuthentication && authenticator != nil
+        let call = HTTPCall(
+            client: self, id: makeRequestID(), plan: plan, interceptors: signed ? signedChain : unsignedChain, receiver: receiver
+        )
         call.start()
         return HTTPRequestHandle(call: call)
     }
 
-    private func makePlan<Output>(_ parts: RequestParts, policy: RetryPolicy) throws(HTTPClientError) -> HTTPCall<Output>.Plan {
+    private func makePlan(_ parts: RequestParts, policy: RetryPolicy) throws(HTTPClientError) -> HTTPCall.Plan {
         var policy = policy
         if let deadline = policy.deadline {
             guard let valid = TimeoutBounds.clamped(deadline) else {
@@ -63,7 +82,7 @@ extension HTTPClient {
             authorizationType: parts.authorizationType, declaresAuthorization: parts.declaresAuthorization,
             timeout: request.timeoutInterval, bypassesSuspension: parts.bypassesSuspension,
             policy: policy, idempotency: parts.idempotency,
-            authenticator: parts.requiresAuthentication ? authenticator : nil,
+            requiresAuthentication: parts.requiresAuthentication && authenticator != nil,
             gate: request.url.flatMap { hosts.gate(for: $0) }
         )
     }

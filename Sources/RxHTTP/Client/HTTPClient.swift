@@ -25,11 +25,12 @@ import RxReachability
 /// rules, and for what stacking an outer `retry` does), and delivers exactly once.
 /// `suspend()` holds requests not yet sent until `resume()`; `shutdown(gracePeriod:)` drains.
 ///
-/// - Note: Thread-safe: use one client from any thread. Completions, decoding and the plugins'
-///   `didReceive`/`process` run on `configuration.callbackQueue` (by default a serial
-///   background queue of the client, never the main queue; the default transport then also
-///   receives on it, so a slow completion delays the client's other responses). A suspended
-///   client keeps its held requests, and itself, alive until they are resumed or cancelled.
+/// - Note: Thread-safe: use one client from any thread. Completions run on
+///   `configuration.callbackQueue` (by default a serial background queue of the client, never the
+///   main queue); decoding and the plugins' `didReceive`/`process` run before, on the thread that
+///   finished the exchange (the default transport receives on the client's queue, so a slow
+///   completion delays the client's other responses). A suspended client keeps its held
+///   requests, and itself, alive until they are resumed or cancelled.
 public final class HTTPClient: Sendable {
     private enum Lifecycle {
         case running
@@ -38,8 +39,6 @@ public final class HTTPClient: Sendable {
     }
 
     private struct State {
-        var isSuspended = false
-        var held: [any ClientCall] = []
         var nextID: UInt64 = 1
         /// Every call admitted and not yet finished, by id.
         var live: [UInt64: any ClientCall] = [:]
@@ -79,6 +78,14 @@ public final class HTTPClient: Sendable {
     let circuitChanges: CircuitChangeRelay
     /// The events of every call, host and the authenticator.
     let eventHub = EventHub()
+    /// The client's one clock (`configuration.scheduler`).
+    let clock: any SchedulerType
+    /// Holds attempts while the client is suspended.
+    let suspension = SuspensionInterceptor()
+    /// The interceptors of a call that requires authentication, outermost first.
+    let signedChain: [any HTTPInterceptor]
+    /// The interceptors of a call that does not.
+    let unsignedChain: [any HTTPInterceptor]
     private let state = LockedState<State>.make(State())
 
     /// Creates a client.
@@ -162,6 +169,10 @@ public final class HTTPClient: Sendable {
         self.configuration = configuration
         self.plugins = plugins
         self.authenticator = authenticator
+        self.clock = configuration.scheduler
+        let builtIns: [any HTTPInterceptor] = [suspension, RetryInterceptor(), HostProtectionInterceptor()]
+        self.unsignedChain = configuration.interceptors + builtIns
+        self.signedChain = unsignedChain + (authenticator.map { [AuthenticationInterceptor(authenticator: $0)] } ?? [])
         self.transportOptions = HTTPTransportOptions(
             redirectPolicy: configuration.redirectPolicy, maxResponseBodySize: configuration.maxResponseBodySize
         )
@@ -189,7 +200,7 @@ public final class HTTPClient: Sendable {
         self.circuitChanges = circuitChanges
         self.reachability = baseURL.flatMap { hosts.reachability(for: $0) }
         let eventHub = self.eventHub
-        let clock = configuration.retryPolicy.scheduler
+        let clock = configuration.scheduler
         circuitChanges.listen { origin, state in
             guard eventHub.isActive else { return }
             eventHub.emit(HTTPClientEvent(requestID: nil, method: nil, url: origin.description, timestamp: clock.now, kind: .circuitChanged(state)))
@@ -215,7 +226,7 @@ public final class HTTPClient: Sendable {
     /// Emits an event that belongs to no call (the authenticator's), if anybody listens.
     func emitEvent(_ kind: @autoclosure () -> HTTPClientEvent.Kind) {
         guard eventHub.isActive else { return }
-        eventHub.emit(HTTPClientEvent(requestID: nil, method: nil, url: nil, timestamp: configuration.retryPolicy.scheduler.now, kind: kind()))
+        eventHub.emit(HTTPClientEvent(requestID: nil, method: nil, url: nil, timestamp: clock.now, kind: kind()))
     }
 
     /// Escapes one path segment completely, `/`, `?`, `#` and `%` included:
@@ -228,7 +239,7 @@ public final class HTTPClient: Sendable {
 
     /// Whether requests are being held.
     public var isSuspended: Bool {
-        state.withLock { $0.isSuspended }
+        suspension.isSuspended
     }
 
     /// Holds every request not yet sent, and every new one, until `resume()`; requests already
@@ -236,22 +247,15 @@ public final class HTTPClient: Sendable {
     ///
     /// - Note: Thread-safe.
     public func suspend() {
-        state.withLock { $0.isSuspended = true }
+        suspension.suspend()
     }
 
     /// Sends the held requests, in the order they were made, and lets new ones through.
     /// Idempotent.
     ///
-    /// - Note: Thread-safe. Held requests run their plugins' `prepare` on this thread.
+    /// - Note: Thread-safe. Held requests go on (their plugins' `prepare` included) on this thread.
     public func resume() {
-        let released = state.withLock { state -> [any ClientCall] in
-            state.isSuspended = false
-            defer { state.held = [] }
-            return state.held
-        }
-        for call in released {
-            call.transmit()
-        }
+        suspension.resume()
     }
 
     /// A fresh request id.
@@ -280,7 +284,7 @@ public final class HTTPClient: Sendable {
     ///
     /// - Note: Thread-safe.
     public func circuitState(for url: URL) -> CircuitState {
-        hosts.existingGate(for: url)?.circuitState(now: configuration.retryPolicy.scheduler.now) ?? .closed
+        hosts.existingGate(for: url)?.circuitState(now: clock.now) ?? .closed
     }
 
     /// The reachability of `url`'s host, for a call waiting to retry there.
@@ -305,29 +309,6 @@ public final class HTTPClient: Sendable {
         }
     }
 
-    /// Sends `call` now, or holds it if the client is suspended.
-    ///
-    /// - Returns: Whether it was held.
-    @discardableResult
-    func enqueue(_ call: any ClientCall, bypassesSuspension: Bool) -> Bool {
-        let hold = state.withLock { state -> Bool in
-            guard state.isSuspended, !bypassesSuspension, case .running = state.lifecycle else { return false }
-            state.held.append(call)
-            return true
-        }
-        if !hold {
-            call.transmit()
-        }
-        return hold
-    }
-
-    /// Forgets a held call (it was cancelled).
-    func removeHeld(id: UInt64) {
-        state.withLock { state in
-            state.held.removeAll { $0.id == id }
-        }
-    }
-
     /// A call delivered its result: it is no longer live. Completes a shutdown that waited for it.
     func callFinished(id: UInt64) {
         let drained = state.withLock { state -> ShutdownState? in
@@ -348,7 +329,6 @@ public final class HTTPClient: Sendable {
         state.withLock { state in
             guard case .running = state.lifecycle else { return nil }
             let calls = Array(state.live.values)
-            state.held = []
             if state.live.isEmpty {
                 state.lifecycle = .shutDown
                 return (calls, true)
@@ -380,13 +360,10 @@ public final class HTTPClient: Sendable {
     }
 }
 
-/// What the client needs of a call: its id, sending, and the shutdown notices.
+/// What the client needs of a call: its id and the shutdown notices.
 protocol ClientCall: AnyObject, Sendable {
     /// The call id, unique within the client.
     var id: UInt64 { get }
-
-    /// Runs the plugins and sends the next attempt (does nothing unless the call is queued).
-    func transmit()
 
     /// The client began shutting down: a queued or waiting call fails with `.shutdown`.
     func clientIsShuttingDown()

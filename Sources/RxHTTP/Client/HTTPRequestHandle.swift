@@ -43,3 +43,5 @@ protocol CancellableCall: Sendable {
     var isCancelled: Bool { get }
 }
 
+
+extension HTTPCall: CancellableCall, ClientCall {}

@@ -7,7 +7,7 @@ import RxReachability
 ///
 /// A call asks `admit` before each send (it may wait: a cooldown, a full set of slots), gets a
 /// `Slot`, and hands it back with the attempt's outcome through `release`. Decisions are taken under
-/// one lock; completions, the reachability subscription and the state-change hook run outside it.
+/// one lock; completions, the reachability watch and the state-change hook run outside it.
 // @unchecked Sendable: mutable state lives in one LockedState; the other properties are immutable.
 final class HostGate: @unchecked Sendable {
     /// A granted send: whether it holds a concurrency slot and whether it is the breaker's trial.
@@ -262,7 +262,7 @@ final class HostGate: @unchecked Sendable {
     /// An open breaker goes half-open the moment the host's reachability sees it come back.
     private func watchReachability() {
         guard let reachability else { return }
-        let subscription = reachability.didBecomeReachable.subscribe(onNext: { [weak self] in self?.hostCameBack() })
+        let subscription = reachability.whenReachableAgain { [weak self] in self?.hostCameBack() }
         let stale = state.withLock { state -> Bool in
             guard case .open = state.breaker, state.reachabilityWatch == nil else { return true }
             state.reachabilityWatch = subscription

@@ -54,8 +54,15 @@ public struct RetryPolicy: Sendable {
     /// Whether the client's reachability of the request's host may cut a wait short when the host
     /// comes back.
     public var retriesWhenReachable: Bool
-    /// Runs the waits and the deadline; a background queue by default, never the main one.
-    public var scheduler: SchedulerType
+    /// The scheduler given to the deprecated initializer, which a `Configuration` made without a
+    /// `scheduler` of its own takes as the client's clock.
+    var legacyScheduler: SchedulerType?
+
+    /// The scheduler given to the deprecated initializer, or a background queue.
+    @available(*, deprecated, message: "the client's clock is HTTPClient.Configuration.scheduler")
+    public var scheduler: SchedulerType {
+        legacyScheduler ?? ConcurrentDispatchQueueScheduler.background
+    }
     /// Told about each retry just before it starts (attempt number, the error, the planned delay,
     /// and whether the timer or reachability ended the wait); runs on the thread that ended the
     /// wait. Must be thread-safe.
@@ -79,7 +86,6 @@ public struct RetryPolicy: Sendable {
         maxRetryAfter: TimeInterval = 120,
         deadline: TimeInterval? = nil,
         retriesWhenReachable: Bool = true,
-        scheduler: SchedulerType = ConcurrentDispatchQueueScheduler.background,
         onRetry: (@Sendable (RetryNotification<HTTPClientError>) -> Void)? = nil
     ) {
         self.maxAttempts = min(max(1, maxAttempts), 1_000)
@@ -92,8 +98,32 @@ public struct RetryPolicy: Sendable {
         self.maxRetryAfter = TimeoutBounds.clampedWait(maxRetryAfter)
         self.deadline = deadline
         self.retriesWhenReachable = retriesWhenReachable
-        self.scheduler = scheduler
         self.onRetry = onRetry
+    }
+
+    /// Creates a policy with its own scheduler: the client's clock is now
+    /// `HTTPClient.Configuration.scheduler`, which takes this one when given none.
+    @available(*, deprecated, message: "give the scheduler to HTTPClient.Configuration(scheduler:): the client has one clock")
+    public init(
+        maxAttempts: Int = 3,
+        delay: DelayOptions = .constant(time: 2),
+        jitter: Jitter = .none,
+        random: RandomSource = .system,
+        retryableMethods: Set<HTTPMethod> = RetryPolicy.idempotentMethods,
+        shouldRetry: (@Sendable (HTTPClientError) -> Bool)? = nil,
+        honorsRetryAfter: Bool = true,
+        maxRetryAfter: TimeInterval = 120,
+        deadline: TimeInterval? = nil,
+        retriesWhenReachable: Bool = true,
+        scheduler: SchedulerType,
+        onRetry: (@Sendable (RetryNotification<HTTPClientError>) -> Void)? = nil
+    ) {
+        self.init(
+            maxAttempts: maxAttempts, delay: delay, jitter: jitter, random: random, retryableMethods: retryableMethods,
+            shouldRetry: shouldRetry, honorsRetryAfter: honorsRetryAfter, maxRetryAfter: maxRetryAfter, deadline: deadline,
+            retriesWhenReachable: retriesWhenReachable, onRetry: onRetry
+        )
+        legacyScheduler = scheduler
     }
 
     /// Whether a request with `method` and `idempotency` that failed with `error` is worth another

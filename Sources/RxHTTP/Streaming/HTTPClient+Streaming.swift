@@ -119,8 +119,9 @@ extension HTTPClient {
             }
         })
         return Disposables.create {
-            handle.cancel()
+            // The reader left: nothing more for it, then the call releases the exchange.
             pump.dispose()
+            handle.cancel()
         }
     }
 

@@ -11,7 +11,9 @@ import RxCore
 ///
 /// Attempts: the client may send a stream's request more than once before a head is accepted (a
 /// retry, an authentication replay). Chunks are kept per attempt; a new attempt discards the previous
-/// one's and cancels its exchange. Nothing is delivered until the client accepted the head (`open`).
+/// one's. Nothing is delivered until the client accepted the head (`open`). The exchange belongs to
+/// the call: when the stream ends here (delivered, failed, overflowed, idle, or its reader threw) the
+/// pump tells the call through `stop`, which releases it.
 ///
 /// Idle time-out: once open, no chunk for `idleTimeout` seconds fails the stream with `.timedOut`.
 final class StreamPump: Sendable {
@@ -34,7 +36,8 @@ final class StreamPump: Sendable {
     private struct State {
         var phase = Phase.waiting
         var attempt = 0
-        var exchange: Disposable?
+        /// Tells the call the stream is over (with its failure, if any); called once.
+        var stop: (@Sendable (HTTPClientError?) -> Void)?
         var headSeen = false
         var chunks: [Data] = []
         var bufferedBytes = 0
@@ -71,36 +74,20 @@ final class StreamPump: Sendable {
 
     // MARK: The client's side
 
-    /// A new attempt starts: the previous attempt's chunks are dropped and its exchange cancelled.
-    /// Called before the transport starts, since it may answer during `stream`.
-    func begin(attempt: Int) {
-        let stale = state.withLock { state -> Disposable? in
-            guard state.phase == .waiting else { return nil }
-            let previous = state.exchange
+    /// A new attempt starts: the previous attempt's chunks are dropped. Called before the transport
+    /// starts, since it may answer during `stream`.
+    ///
+    /// - Parameter stop: Tells the call that the stream is over, with its failure if it failed.
+    func begin(attempt: Int, stop: @escaping @Sendable (HTTPClientError?) -> Void) {
+        state.withLock { state in
+            guard state.phase == .waiting else { return }
             state.attempt = attempt
-            state.exchange = nil
+            state.stop = stop
             state.headSeen = false
             state.chunks = []
             state.bufferedBytes = 0
             state.ended = false
             state.failure = nil
-            return previous
-        }
-        stale?.dispose()
-    }
-
-    /// The exchange of `attempt`, once the transport returned it; cancelled at once if the attempt
-    /// or the stream is over.
-    func attach(_ exchange: Disposable, attempt: Int) {
-        let keep = state.withLock { state -> Bool in
-            guard state.attempt == attempt, state.phase != .finished, state.exchange == nil else { return false }
-            state.exchange = exchange
-            return true
-        }
-        if !keep {
-            let current = state.withLock { $0.attempt == attempt && $0.phase != .finished }
-            // The current attempt that already ended needs nothing; anything else is stale.
-            if !current { exchange.dispose() }
         }
     }
 
@@ -115,21 +102,18 @@ final class StreamPump: Sendable {
         state.withLock { $0.attempt == attempt && $0.headSeen }
     }
 
-    /// The client gave up on `attempt` (it retries, or fails): its exchange is cancelled.
+    /// The client gave up on `attempt` (it retries, or fails): its chunks are dropped.
     func abandon(attempt: Int) {
-        let exchange = state.withLock { state -> Disposable? in
-            guard state.attempt == attempt, state.phase == .waiting else { return nil }
+        state.withLock { state in
+            guard state.attempt == attempt, state.phase == .waiting else { return }
             state.chunks = []
             state.bufferedBytes = 0
-            defer { state.exchange = nil }
-            return state.exchange
         }
-        exchange?.dispose()
     }
 
     /// A body part or failure of `attempt` from the transport.
     func receive(_ part: Result<HTTPStreamPart, Error>, attempt: Int) {
-        var overflow = false
+        var overflow: HTTPClientError?
         let schedule = state.withLock { state -> Bool in
             guard state.attempt == attempt, state.phase != .finished, !state.ended, state.failure == nil else { return false }
             switch part {
@@ -138,12 +122,13 @@ final class StreamPump: Sendable {
                 state.bufferedBytes += data.count
                 state.lastChunk = scheduler.now
                 if state.bufferedBytes > maxBufferedBytes {
-                    overflow = true
-                    state.failure = HTTPClientError(
+                    let failure = HTTPClientError(
                         .bufferOverflow,
                         message: "the reader fell \(state.bufferedBytes) bytes behind the stream; the buffer holds \(maxBufferedBytes)",
                         phase: .responded
                     )
+                    overflow = failure
+                    state.failure = failure
                     state.chunks = []
                     state.bufferedBytes = 0
                 }
@@ -156,8 +141,9 @@ final class StreamPump: Sendable {
             }
             return state.phase == .open
         }
-        if overflow {
-            state.withLock { $0.exchange }?.dispose()
+        if let overflow {
+            // Stops the transfer now; the reader gets the overflow after what it was sent.
+            takeStop()?(overflow)
         }
         if schedule { scheduleDrain() }
     }
@@ -186,16 +172,25 @@ final class StreamPump: Sendable {
         if schedule { scheduleDrain() }
     }
 
-    /// Stops everything: the exchange is cancelled, nothing more is delivered.
+    /// Stops everything (the reader left): nothing more is delivered. The call, cancelled by the same
+    /// dispose, releases the exchange.
     func dispose() {
-        let (exchange, timer) = state.withLock { state -> (Disposable?, Disposable?) in
+        let timer = state.withLock { state -> Disposable? in
             state.phase = .finished
             state.chunks = []
-            defer { state.exchange = nil; state.idleTimer = nil }
-            return (state.exchange, state.idleTimer)
+            state.stop = nil
+            defer { state.idleTimer = nil }
+            return state.idleTimer
         }
-        exchange?.dispose()
         timer?.dispose()
+    }
+
+    /// The stop hook, once.
+    private func takeStop() -> (@Sendable (HTTPClientError?) -> Void)? {
+        state.withLock { state in
+            defer { state.stop = nil }
+            return state.stop
+        }
     }
 
     // MARK: Delivery
@@ -256,7 +251,7 @@ final class StreamPump: Sendable {
                 }
                 return .delivered
             case .end:
-                cleanUp()
+                cleanUp(failure: nil)
                 do {
                     try sink.end()
                 } catch {
@@ -264,7 +259,7 @@ final class StreamPump: Sendable {
                 }
                 return .finished
             case .fail(let error):
-                cleanUp()
+                cleanUp(failure: error as? HTTPClientError ?? HTTPClientError(.transport, underlying: error))
                 sink.fail(error)
                 return .finished
             }
@@ -279,17 +274,18 @@ final class StreamPump: Sendable {
             return true
         }
         guard proceed else { return }
-        cleanUp()
+        cleanUp(failure: error as? HTTPClientError ?? HTTPClientError(.decodeError, message: HTTPClientError.describe(error), underlying: error))
         sink.fail(error)
     }
 
-    private func cleanUp() {
-        let (exchange, timer) = state.withLock { state -> (Disposable?, Disposable?) in
-            defer { state.exchange = nil; state.idleTimer = nil; state.chunks = [] }
-            return (state.exchange, state.idleTimer)
+    /// The stream is over here: the idle timer goes, and the call is told (it releases the exchange).
+    private func cleanUp(failure: HTTPClientError?) {
+        let (stop, timer) = state.withLock { state -> ((@Sendable (HTTPClientError?) -> Void)?, Disposable?) in
+            defer { state.stop = nil; state.idleTimer = nil; state.chunks = [] }
+            return (state.stop, state.idleTimer)
         }
-        exchange?.dispose()
         timer?.dispose()
+        stop?(failure)
     }
 
     // MARK: Idle time-out
@@ -321,7 +317,6 @@ final class StreamPump: Sendable {
             armIdleTimer(after: remaining)
             return
         }
-        state.withLock { $0.exchange }?.dispose()
         receiveIdleFailure()
     }
 

@@ -1,0 +1,174 @@
+import Foundation
+import RxCore
+
+/// How a call ends — delivered, failed, or cut short (cancelled, past its deadline, shut down) — and
+/// the events it emits on the way.
+extension HTTPCall {
+    /// Decodes `response` here (the thread that finished the exchange), then delivers on the callback
+    /// context.
+    func deliver(_ response: HTTPResponse, inline: Bool) {
+        guard let decode = core.withLock({ $0.receiver?.decode }) else { return }
+        var context = ResponseDecodingContext(decoder: client.configuration.jsonDecoder, envelope: client.configuration.envelope)
+        context.attempts = sends
+        context.elapsed = max(0, client.clock.now.timeIntervalSince(startedAt))
+        switch decode(response, context) {
+        case .success(let delivery):
+            core.withLock { $0.delivery = delivery }
+            let isStream = plan.stream != nil
+            onCallbackContext(inline: inline) { [self] in
+                let delivery = core.withLock { core -> (() -> Void)? in
+                    defer { core.delivery = nil; core.receiver = nil }
+                    return core.delivery
+                }
+                if !isStream {
+                    emitCompleted(.success(()))
+                }
+                delivery?()
+                if !isStream {
+                    client.callFinished(id: id)
+                }
+            }
+        case .failure(let error):
+            fail(error, inline: inline)
+        }
+    }
+
+    /// Fails the call with `error` (its attempts counted) on the callback context.
+    func fail(_ error: HTTPClientError, inline: Bool) {
+        var error = error
+        error.attempts = sends
+        error.isSafeToRepeat = plan.idempotency.allowsRepeatAfterSending(plan.method, idempotentMethods: plan.policy.retryableMethods)
+        let failure = error
+        onCallbackContext(inline: inline) { [self] in
+            emitCompleted(.failure(failure))
+            takeReceiver()?.fail(failure)
+            client.callFinished(id: id)
+        }
+    }
+
+    /// The receiver, once: nil after it was taken.
+    private func takeReceiver() -> Receiver? {
+        core.withLock { core in
+            defer { core.receiver = nil }
+            return core.receiver
+        }
+    }
+
+    /// Ends the call early: releases what it held, tells the plugins and interceptors the attempt in
+    /// progress owed a `didReceive`, and fails it on the callback context.
+    func end(_ ending: CallStateMachine.Ending) {
+        ending.release.forEach { $0.dispose() }
+        var error = terminationError(ending.reason, wasSending: ending.wasSending)
+        if let unwind = ending.unwind {
+            if let transmission = unwind.transmission {
+                for plugin in client.plugins {
+                    plugin.didReceive(.failure(error), request: transmission.request, info: transmission.info)
+                }
+            }
+            var index = unwind.attempt.passed
+            while index > 0 {
+                index -= 1
+                _ = interceptors[index].didReceive(.failure(error), for: self)
+            }
+        }
+        if ending.wasStreaming {
+            plan.stream?.fail(error)
+        }
+        error.attempts = sends
+        error.isSafeToRepeat = plan.idempotency.allowsRepeatAfterSending(plan.method, idempotentMethods: plan.policy.retryableMethods)
+        let failure = error
+        onCallbackContext(inline: false) { [self] in
+            emitCompleted(.failure(failure))
+            takeReceiver()?.fail(failure)
+            client.callFinished(id: id)
+        }
+    }
+
+    /// Runs `work` where completions run: here if the event came from a transport that calls back
+    /// on the callback queue, else after one hop.
+    private func onCallbackContext(inline: Bool, _ work: @escaping @Sendable () -> Void) {
+        if inline {
+            work()
+        } else {
+            client.runOnCallbackContext(work)
+        }
+    }
+
+    // MARK: Errors
+
+    func cancelledError() -> HTTPClientError {
+        HTTPClientError(.cancelled, message: "the request was cancelled", url: plan.request.url, phase: sends == 0 ? .notSent : .sentWithoutResponse)
+    }
+
+    func terminationError(_ reason: CallStateMachine.Termination, wasSending: Bool) -> HTTPClientError {
+        let (sends, lastError) = core.withLock { ($0.machine.sends, $0.machine.lastError) }
+        let url = plan.request.url
+        var error: HTTPClientError
+        switch reason {
+        case .cancelled:
+            error = HTTPClientError(.cancelled, message: "the request was cancelled", url: url,
+                                    phase: sends == 0 ? .notSent : .sentWithoutResponse)
+        case .shutdown:
+            error = shutdownError(stopping: wasSending ? nil : lastError)
+            if wasSending {
+                error.message = "the client's shutdown grace period ended while the request was in flight"
+                error.phase = .sentWithoutResponse
+            }
+        case .deadline:
+            let seconds = plan.policy.deadline.map { String(format: "%.3g s", $0) } ?? "?"
+            if !wasSending, let lastError {
+                error = lastError
+                error.message = [lastError.message, "the deadline of \(seconds) passed before it could be retried"]
+                    .compactMap { $0 }.joined(separator: "; ")
+            } else {
+                error = HTTPClientError(
+                    .timedOut, message: "the deadline of \(seconds) passed", url: url,
+                    phase: wasSending || sends > 0 ? .sentWithoutResponse : .notSent
+                )
+            }
+            error.decidedByRetryPolicy = plan.policy.maxAttempts > 1
+        }
+        return error
+    }
+
+    func shutdownError(stopping lastError: HTTPClientError?) -> HTTPClientError {
+        var error = HTTPClientError(
+            .shutdown, message: lastError == nil ? "the client is shutting down" : "the client is shutting down; the failure was not retried",
+            url: plan.request.url, underlying: lastError, phase: lastError?.phase ?? .notSent
+        )
+        error.statusCode = lastError?.statusCode
+        return error
+    }
+
+    // MARK: Events
+
+    /// Emits an event of this call, if anybody listens (the event is not even built otherwise).
+    func emit(_ kind: @autoclosure () -> HTTPClientEvent.Kind) {
+        guard client.eventHub.isActive else { return }
+        client.eventHub.emit(HTTPClientEvent(
+            requestID: id, method: plan.method, url: redactedURL(), timestamp: client.clock.now, kind: kind()
+        ))
+    }
+
+    /// The request's URL as events show it: redacted once per call.
+    private func redactedURL() -> String? {
+        if let cached = core.withLock({ $0.redactedURL }) { return cached }
+        guard let url = plan.request.url else { return nil }
+        let redacted = Redaction.standard.url(url)
+        core.withLock { $0.redactedURL = redacted }
+        return redacted
+    }
+
+    func emitCompleted(_ result: Result<Void, HTTPClientError>) {
+        guard client.eventHub.isActive else { return }
+        let outcome: HTTPClientEvent.Outcome
+        switch result {
+        case .success:
+            outcome = .success(statusCode: core.withLock { $0.machine.lastStatus } ?? 200)
+        case .failure(let error):
+            outcome = .failure(code: error.code, statusCode: error.statusCode, phase: error.phase)
+        }
+        let duration = max(0, client.clock.now.timeIntervalSince(startedAt))
+        emit(.completed(outcome, duration: duration, attempts: sends))
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import RxCore
+
+/// The send action: what happens between the last interceptor and the transport.
+extension HTTPCall {
+    /// Sends `attempt`: plugins' `prepare`, header validation, the deadline's share, `willSend`, the
+    /// transport. A request that fails its checks is answered with the failure without sending.
+    func send(_ attempt: CallStateMachine.Attempt) {
+        var request = attempt.request
+        let info = HTTPRequestInfo(
+            id: attempt.number == 1 ? id : client.makeRequestID(), method: plan.method, path: plan.path,
+            authorizationType: plan.authorizationType, declaresAuthorization: plan.declaresAuthorization,
+            requestName: plan.requestName, callID: id, attempt: attempt.number
+        )
+        let plugins = client.plugins
+        for plugin in plugins {
+            request = plugin.prepare(request, info: info)
+        }
+        do throws(HTTPClientError) {
+            try HeaderValidation.validate(request.allHTTPHeaderFields ?? [:], url: request.url)
+        } catch {
+            apply { $0.notSent(attempt, error: error) }
+            return
+        }
+        if let timeLeft {
+            guard timeLeft > 0 else {
+                apply { $0.terminate(.deadline) }
+                return
+            }
+            if timeLeft < plan.timeout {
+                request.timeoutInterval = timeLeft
+            }
+        }
+        let now = client.clock.now
+        guard core.withLock({ $0.machine.sending(attempt, request: request, info: info, at: now) }) else { return }
+        for plugin in plugins {
+            plugin.willSend(request, info: info)
+        }
+        emit(.attemptStarted(attempt: attempt.number))
+        let number = attempt.number
+        let inline = client.transportCallsBackOnCallbackQueue
+        let url = request.url
+        let exchange: Disposable
+        if let pump = plan.stream {
+            pump.begin(attempt: number) { [weak self] failure in self?.streamEnded(failure: failure) }
+            exchange = client.transport.stream(request, options: client.transportOptions) { [self] part in
+                switch part {
+                case .success(.head(let head)):
+                    // The head answers the attempt (status, plugins, retries); the body flows on.
+                    pump.noteHead(attempt: number)
+                    let response = HTTPResponse(statusCode: head.statusCode, headers: head.headers, url: head.url)
+                    apply(inline: inline) { $0.transportAnswered(attempt: number, .success(response)) }
+                case .success(let bodyOrEnd):
+                    pump.receive(.success(bodyOrEnd), attempt: number)
+                case .failure(let error):
+                    let failure = URLErrorClassification.classify(error, url: url)
+                    if pump.headSeen(attempt: number) {
+                        pump.receive(.failure(failure), attempt: number)
+                    } else {
+                        apply(inline: inline) { $0.transportAnswered(attempt: number, .failure(failure)) }
+                    }
+                }
+            }
+        } else {
+            exchange = client.transport.send(request, options: client.transportOptions) { [self] result in
+                let answer = result.mapError { URLErrorClassification.classify($0, url: url) }
+                apply(inline: inline) { $0.transportAnswered(attempt: number, answer) }
+            }
+        }
+        apply { $0.exchangeStarted(attempt: number, exchange) }
+    }
+}

@@ -1,0 +1,305 @@
+import Foundation
+import RxCore
+
+/// One call of an `HTTPClient`, from its first attempt to its one delivery: what interceptors see of
+/// it, and the object that runs its `CallStateMachine`.
+///
+/// Each event (an interceptor's decision, the transport's answer, a timer, a cancel) takes the lock
+/// once, moves the machine, and runs the action it returns after the lock. The completion runs
+/// exactly once, on the client's callback queue, never synchronously inside the call that made the
+/// request; the response is decoded first, on the thread that finished the exchange.
+///
+/// - Note: Thread-safe. Interceptors may read every property from any thread.
+// @unchecked Sendable: mutable state lives in `core` (one LockedState); the completion closures it
+// holds are called once, after the lock, by the transition that finishes the call.
+public final class HTTPCall: @unchecked Sendable {
+    /// What a call sends and how it may be repeated, fixed when it is made.
+    struct Plan {
+        var request: URLRequest
+        var method: HTTPMethod
+        var path: String
+        var requestName: String
+        var authorizationType: AuthorizationType?
+        var declaresAuthorization: Bool
+        var timeout: TimeInterval
+        var bypassesSuspension: Bool
+        var policy: RetryPolicy
+        var idempotency: Idempotency
+        var requiresAuthentication: Bool
+        /// The request's host: cooldown, budget, breaker, concurrency.
+        var gate: HostGate?
+        /// Where a streamed body goes; nil for an ordinary, buffered call.
+        var stream: StreamPump?
+    }
+
+    /// Who gets the result: decoding (on the answering thread) and the two ways to end.
+    struct Receiver {
+        /// Decodes an accepted response; returns what delivers it, or the decoding failure.
+        let decode: (HTTPResponse, ResponseDecodingContext) -> Result<() -> Void, HTTPClientError>
+        let fail: (HTTPClientError) -> Void
+    }
+
+    struct Core {
+        var machine: CallStateMachine
+        /// Taken by the delivery: the completion runs once.
+        var receiver: Receiver?
+        /// The decoded value's delivery, from the answering thread to the callback context.
+        var delivery: (() -> Void)?
+        var values: [ObjectIdentifier: any Sendable] = [:]
+        var redactedURL: String?
+    }
+
+    /// The call's request id: the `#N` of log lines and events, unique within the client.
+    public let id: UInt64
+    /// When the call was made, on the client's clock.
+    public let startedAt: Date
+    /// When everything must be over, if the retry policy has a deadline.
+    public let deadline: Date?
+
+    let client: HTTPClient
+    let plan: Plan
+    let interceptors: [any HTTPInterceptor]
+    let core: LockedState<Core>
+
+    init(client: HTTPClient, id: UInt64, plan: Plan, interceptors: [any HTTPInterceptor], receiver: Receiver) {
+        self.client = client
+        self.id = id
+        self.plan = plan
+        self.interceptors = interceptors
+        let now = client.clock.now
+        self.startedAt = now
+        self.deadline = plan.policy.deadline.map { now.addingTimeInterval($0) }
+        self.core = .make(Core(
+            machine: CallStateMachine(request: plan.request, interceptorCount: interceptors.count), receiver: receiver
+        ))
+        Resources.incrementTotal()
+    }
+
+    deinit {
+        Resources.decrementTotal()
+    }
+
+    // MARK: What interceptors see
+
+    /// The method.
+    public var method: HTTPMethod { plan.method }
+    /// The URL the call sends to. The real URL, secrets included: never log it (events and the
+    /// logger show it redacted).
+    public var url: URL? { plan.request.url }
+    /// The name of the request's type (`GetUser`), or `requestObject` for path-based calls.
+    public var requestName: String { plan.requestName }
+    /// Whether the request may be sent again after it reached the server.
+    public var idempotency: Idempotency { plan.idempotency }
+    /// Whether the client's authenticator signs this call.
+    public var requiresAuthentication: Bool { plan.requiresAuthentication }
+    /// The number of the attempt being prepared or answered: 1 for the first, and one more for each
+    /// retry and replay.
+    public var attempt: Int {
+        core.withLock { $0.machine.currentAttempt?.number ?? max(1, $0.machine.sends + $0.machine.replays) }
+    }
+    /// How many times the request went to the transport so far.
+    public var sends: Int { core.withLock { $0.machine.sends } }
+    /// How many attempts were replays (after an unauthorized answer): not counted by the retry policy.
+    public var replays: Int { core.withLock { $0.machine.replays } }
+    /// The client's clock (`Configuration.scheduler`): virtual in tests.
+    public var now: Date { client.clock.now }
+    /// Seconds left before the deadline; nil without one.
+    public var timeLeft: TimeInterval? { deadline.map { $0.timeIntervalSince(client.clock.now) } }
+    /// The retry policy of this call: the request's own if it is a `RetryableRequest`, else the
+    /// client's.
+    public var retryPolicy: RetryPolicy { plan.policy }
+
+    /// A value an interceptor keeps on this call (per-call state; the interceptor itself is shared).
+    public func value<Value: Sendable>(for key: HTTPCallKey<Value>) -> Value? {
+        core.withLock { $0.values[ObjectIdentifier(key)] as? Value }
+    }
+
+    /// Keeps `value` on this call under `key` (nil removes it).
+    public func setValue<Value: Sendable>(_ value: Value?, for key: HTTPCallKey<Value>) {
+        core.withLock { $0.values[ObjectIdentifier(key)] = value }
+    }
+
+    /// Removes and returns the value under `key`.
+    public func takeValue<Value: Sendable>(for key: HTTPCallKey<Value>) -> Value? {
+        core.withLock { $0.values.removeValue(forKey: ObjectIdentifier(key)) as? Value }
+    }
+
+    /// Tells the client's events that the call waits, and why (an interceptor holding an attempt).
+    public func noteHeld(_ reason: HTTPClientEvent.HoldReason) {
+        emit(.held(reason))
+    }
+
+    /// Whether the attempt being answered went to the transport (false for an answer or a refusal
+    /// of an interceptor, or a request that failed its checks before sending).
+    var attemptReachedTransport: Bool {
+        core.withLock { state in
+            if case .answering(_, let transmission) = state.machine.state { return transmission != nil }
+            return false
+        }
+    }
+
+    // MARK: Start
+
+    /// Registers with the client, arms the deadline and prepares the first attempt.
+    func start() {
+        guard client.admit(self) else {
+            apply { $0.terminate(.shutdown) }
+            return
+        }
+        emit(.started)
+        if let deadline = plan.policy.deadline {
+            let timer = client.clock.scheduleRelative((), dueTime: .seconds(deadline)) { [weak self] _ in
+                self?.apply { $0.terminate(.deadline) }
+                return Disposables.create()
+            }
+            apply { $0.deadlineArmed(timer) }
+        }
+        apply { $0.start() }
+    }
+
+    // MARK: Ending from outside
+
+    /// Cancels the call: whatever it holds is released and it fails with `.cancelled`; nothing once
+    /// finished.
+    func cancel() {
+        apply { $0.terminate(.cancelled) }
+    }
+
+    var isCancelled: Bool {
+        core.withLock { $0.machine.isFinished && $0.receiver == nil && $0.machine.cancelled }
+    }
+
+    /// The client began shutting down: a call not yet sent, or waiting to retry, fails with
+    /// `.shutdown`; one in flight finishes without retrying.
+    func clientIsShuttingDown() {
+        apply { $0.clientIsShuttingDown() }
+    }
+
+    /// The shutdown's grace period ended: whatever is left fails with `.shutdown`.
+    func gracePeriodEnded() {
+        apply { $0.gracePeriodEnded() }
+    }
+
+    /// A delivered stream's body ended, failed, or its reader gave up.
+    func streamEnded(failure: HTTPClientError?) {
+        apply { $0.streamEnded(failure: failure) }
+    }
+
+    // MARK: Events into the machine
+
+    /// Moves the machine under the lock, then runs what it says outside it.
+    ///
+    /// - Parameter inline: The event comes from a transport that calls back on the client's
+    ///   callback queue: a delivery may run right here instead of hopping.
+    func apply(inline: Bool = false, _ event: (inout CallStateMachine) -> CallStateMachine.Action) {
+        run(core.withLock { event(&$0.machine) }, inline: inline)
+    }
+
+    private func run(_ action: CallStateMachine.Action, inline: Bool) {
+        switch action {
+        case .none:
+            return
+        case .prepare(let attempt, let step, let release):
+            release.forEach { $0.dispose() }
+            prepare(attempt, step: step)
+        case .send(let attempt, let release):
+            release.forEach { $0.dispose() }
+            send(attempt)
+        case .answer(let attempt, let transmission, let result):
+            answer(attempt, transmission, result, inline: inline)
+        case .wait(let next, let delay, let error, let release):
+            release.forEach { $0.dispose() }
+            wait(next: next, delay: delay, after: error)
+        case .resume(let trigger, let waited, let delay, let lastError, let next):
+            next.release.forEach { $0.dispose() }
+            emit(.waitEnded(trigger: trigger, waited: waited))
+            if let lastError {
+                plan.policy.onRetry?(RetryNotification(attempt: next.attempt.number, error: lastError, delay: delay, trigger: trigger, waited: waited))
+            }
+            if let step = next.step {
+                prepare(next.attempt, step: step)
+            } else {
+                send(next.attempt)
+            }
+        case .deliver(let response, _, let release):
+            release.forEach { $0.dispose() }
+            deliver(response, inline: inline)
+        case .open(let response):
+            deliver(response, inline: inline)
+        case .fail(let error, let release):
+            release.forEach { $0.dispose() }
+            fail(error, inline: inline)
+        case .end(let ending):
+            end(ending)
+        case .releaseLate(let step, _):
+            _ = interceptors[step].didReceive(.failure(cancelledError()), for: self)
+        case .streamEnded(let failure, let release):
+            release.forEach { $0.dispose() }
+            emitCompleted(failure.map { .failure($0) } ?? .success(()))
+            client.callFinished(id: id)
+        case .dispose(let disposable):
+            disposable.dispose()
+        }
+    }
+
+    // MARK: Preparing
+
+    /// Asks interceptor `step` about `attempt`.
+    private func prepare(_ attempt: CallStateMachine.Attempt, step: Int) {
+        let number = attempt.number
+        let hold = interceptors[step].prepare(attempt.request, for: self) { [self] preparation in
+            apply { $0.prepared(step: step, attempt: number, CallStateMachine.Preparation(preparation)) }
+        }
+        if let hold {
+            apply { $0.holding(step: step, attempt: number, hold) }
+        }
+    }
+
+    // MARK: Waiting
+
+    /// Waits `delay` seconds, or until the host is reachable again, whichever comes first.
+    private func wait(next: Int, delay: TimeInterval, after error: HTTPClientError) {
+        emit(.retryScheduled(nextAttempt: next, delay: delay, after: error.code, statusCode: error.statusCode))
+        let clock = client.clock
+        guard delay > 0 else {
+            apply { $0.waitEnded(next: next, trigger: .immediate, at: clock.now) }
+            return
+        }
+        let timer = clock.scheduleRelative((), dueTime: .seconds(delay)) { [weak self] _ in
+            self?.apply { $0.waitEnded(next: next, trigger: .timer, at: clock.now) }
+            return Disposables.create()
+        }
+        var recovery: Disposable?
+        if plan.policy.retriesWhenReachable, let url = plan.request.url, let reachability = client.reachability(for: url) {
+            // May fire at once, while registering: the machine takes the first ending only.
+            recovery = reachability.whenReachableAgain { [weak self] in
+                self?.apply { $0.waitEnded(next: next, trigger: .reachability, at: clock.now) }
+            }
+        }
+        apply { $0.waitArmed(next: next, timer: timer, recovery: recovery) }
+    }
+}
+
+/// The key of a value an interceptor keeps on a call (`HTTPCall.value(for:)`): its identity is the
+/// key, so make one per kind of value and keep it (a `static let`).
+///
+/// - Note: `Sendable`.
+public final class HTTPCallKey<Value: Sendable>: Sendable {
+    /// A name for debugging.
+    public let name: String
+
+    /// Creates a key.
+    public init(_ name: String) {
+        self.name = name
+    }
+}
+
+extension CallStateMachine.Preparation {
+    init(_ preparation: HTTPInterceptorPreparation) {
+        switch preparation {
+        case .proceed(let request): self = .proceed(request)
+        case .answer(let response): self = .answer(response)
+        case .fail(let error): self = .fail(error)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import RxCore
+
+/// Host protection as an interceptor: before each attempt the host's `HostGate` admits it (at once,
+/// after a cooldown or a place in the queue) or refuses it (`.circuitOpen`, `.rejected`, a cooldown
+/// past the deadline); after it, the attempt's slot goes back with what the answer says about the
+/// server's health, and a 429 or 503 with `Retry-After` pauses the host for every call.
+struct HostProtectionInterceptor: HTTPInterceptor {
+    /// The slot the attempt holds, from admission to its answer.
+    static let slotKey = HTTPCallKey<HostGate.Slot>("host slot")
+
+    func prepare(
+        _ request: URLRequest,
+        for call: HTTPCall,
+        completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void
+    ) -> Disposable? {
+        guard let gate = call.plan.gate else {
+            completion(.proceed(request))
+            return nil
+        }
+        return gate.admit(
+            bypassesQueue: call.plan.bypassesSuspension, deadlineAt: call.deadline, scheduler: call.client.clock,
+            onHold: { [weak call] reason in call?.noteHeld(reason) }
+        ) { admission in
+            switch admission {
+            case .granted(let slot):
+                call.setValue(slot, for: Self.slotKey)
+                if call.sends == 0 {
+                    gate.depositFirstAttempt(now: call.now)
+                }
+                completion(.proceed(request))
+            case .refused(let error):
+                completion(.fail(error))
+            }
+        }
+    }
+
+    func didReceive(_ result: Result<HTTPResponse, HTTPClientError>, for call: HTTPCall) -> HTTPInterceptorVerdict {
+        guard let gate = call.plan.gate else { return .proceed }
+        let now = call.now
+        if let slot = call.takeValue(for: Self.slotKey) {
+            gate.release(slot, outcome: HostGate.Outcome(result), now: now)
+        }
+        switch result {
+        case .failure(let error):
+            gate.noteRetryAfter(error, cap: call.retryPolicy.maxRetryAfter, now: now)
+        case .success(let response) where response.statusCode == 429 || response.statusCode == 503:
+            let answer = HTTPClientError(.unacceptableStatusCode, statusCode: response.statusCode, headers: response.headers)
+            gate.noteRetryAfter(answer, cap: call.retryPolicy.maxRetryAfter, now: now)
+        case .success:
+            break
+        }
+        return .proceed
+    }
+}

@@ -26,7 +26,7 @@ let package = Package(
             dependencies: ["RxCore", "RxReachability", "RxHTTP"],
             swiftSettings: strictSettings
         ),
-        .target(name: "RxTesting", dependencies: ["RxCore"], swiftSettings: strictSettings),
+        .target(name: "RxTesting", dependencies: ["RxCore", "RxHTTP"], swiftSettings: strictSettings),
 
         .executableTarget(
             name: "RxNetworkKitDemo",
@@ -61,7 +61,7 @@ let package = Package(
             dependencies: ["RxNetworkKit", "RxTesting"],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "RxTestingTests", dependencies: ["RxTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "RxTestingTests", dependencies: ["RxTesting", "RxHTTP"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

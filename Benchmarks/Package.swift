@@ -63,6 +63,7 @@ let package = Package(
             dependencies: [
                 .product(name: "RxCore", package: "RxNetworkKit"),
                 .product(name: "RxHTTP", package: "RxNetworkKit"),
+                .product(name: "RxTesting", package: "RxNetworkKit"),
             ],
             path: "Tools/client-overhead"
         ),

@@ -317,7 +317,23 @@ let (vocabulary, vocabularyTime) = timed { () -> String in
 }
 print("   \(vocabulary); \(ms(vocabularyTime)) in all")
 
-print("14. graceful shutdown")
+print("14. one seam for every concern: an interceptor signs each attempt and answers /health without the network")
+let (seam, seamTime) = timed { () -> String in
+    server.route(.get, "/signed") { request in .text(request.header("X-Signature") ?? "unsigned") }
+    let sealed = HTTPClient(baseURL: server.baseURL, configuration: .init(timeout: 5, interceptors: [DemoSigner()]))
+    let before = server.requests.count
+    var signatures = Set<String>()
+    for _ in 0..<50 {
+        if case .success(let signature) = outcome(of: sealed.rx.request(Text(path: "/signed"))) { signatures.insert(signature) }
+    }
+    let health = (0..<50).filter { _ in (try? outcome(of: sealed.rx.request(Text(path: "/health"))).get()) == "ok" }.count
+    let sent = server.requests.count - before
+    _ = outcome(of: sealed.shutdown(gracePeriod: 1).andThen(Single.just(())))
+    return "50 signed (\(signatures.sorted().joined(separator: ", "))), \(health) /health answered locally; \(sent) requests reached the server"
+}
+print("   \(seam) in \(ms(seamTime))")
+
+print("15. graceful shutdown")
 server.route(.get, "/slow", LoopbackHTTPResponse.text("finished").delayed(by: 0.2))
 server.route(.get, "/unavailable", .status(503))
 let finishedInFlight = LockedLines()
@@ -340,6 +356,21 @@ server.stop()
 elsewhere.stop()
 _ = signalSources
 print("\ndone")
+
+/// Signs every attempt and answers `/health` itself (step 14): what an `HTTPInterceptor` can do.
+struct DemoSigner: HTTPInterceptor {
+    func prepare(_ request: URLRequest, for call: HTTPCall,
+                 completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void) -> Disposable? {
+        if call.url?.path == "/health" {
+            completion(.answer(HTTPResponse(statusCode: 200, headers: [:], body: Data("ok".utf8), url: call.url)))
+        } else {
+            var signed = request
+            signed.setValue("sig-v1", forHTTPHeaderField: "X-Signature")
+            completion(.proceed(signed))
+        }
+        return nil
+    }
+}
 
 /// Lines collected from any thread.
 // @unchecked Sendable: `storage` is only touched under `lock`.

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import RxCore
 import RxHTTP
+import RxTesting
 
 // CPU per request of the client's own machinery, with nothing else in the way: requests answered
 // by a StubTransport during `send` (no network, no timers), one at a time, through the callback API.

@@ -1,3 +1,6 @@
+// Compiled only for the fuzzer (`Fuzz/run.sh` builds with `-D RXNETWORKKIT_FUZZING`): never part
+// of the library an app or a daemon links.
+#if RXNETWORKKIT_FUZZING
 import Foundation
 
 /// Entry points for the libFuzzer targets in `Fuzz/`: each takes arbitrary bytes and runs one
@@ -148,3 +151,4 @@ public enum StreamParsing {
         return count
     }
 }
+#endif

@@ -5,45 +5,8 @@ import RxTesting
 import XCTest
 
 /// Per-host protection in virtual time (one tick is one second): the `Retry-After` cooldown shared
-/// by every caller, the retry budget, the circuit breaker and the bounded queue.
-final class HostProtectionTests: RxTestCase {
-    private let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
-    private lazy var stub = StubTransport(scheduler: scheduler)
-    private let hostA = URL(string: "https://a.test")!
-
-    private func client(
-        _ protection: HostProtection = HostProtection(),
-        policy: RetryPolicy = RetryPolicy(maxAttempts: 3, delay: .constant(time: 1))
-    ) -> HTTPClient {
-        var policy = policy
-        policy.retriesWhenReachable = false
-        return HTTPClient(
-            baseURL: hostA,
-            configuration: .init(retryPolicy: policy, callbackScheduler: scheduler, hostProtection: protection, scheduler: scheduler),
-            transport: stub
-        )
-    }
-
-    /// Answers `path` with `responses` in turn, the last one repeating.
-    private func script(_ path: String, _ responses: [StubResponse]) {
-        let queue = LockedBox(responses)
-        stub.stub(where: { $0.url?.path == path }, respond: { _ in queue.mutate { $0.count > 1 ? $0.removeFirst() : $0[0] } })
-    }
-
-    /// Subscribes at `time`, collecting the outcome and when it arrived.
-    private func call(_ single: Single<String>, at time: TestTime, into outcomes: LockedBox<[(TestTime, String)]>) {
-        _ = scheduler.scheduleAt(time) { [scheduler] in
-            _ = single.subscribe(
-                onSuccess: { value in outcomes.mutate { $0.append((scheduler.clock, value)) } },
-                onFailure: { error in outcomes.mutate { $0.append((scheduler.clock, "\((error as? HTTPClientError)?.code.rawValue ?? "?")")) } }
-            )
-        }
-    }
-
-    private func sends(_ path: String, host: String = "a.test") -> Int {
-        stub.sentRequests.filter { $0.url?.path == path && $0.url?.host == host }.count
-    }
-
+/// by every caller, the circuit breaker and the bounded queue. (The retry budget: RetryBudgetTests.)
+final class HostProtectionTests: VirtualTimeClientTestCase {
     // MARK: Cooldown
 
     func testACooldownIsSharedByEveryCallerOfTheHostAndNoOther() {
@@ -84,40 +47,6 @@ final class HostProtectionTests: RxTestCase {
         call(client.rx.request(RawText(path: "/x")), at: 201, into: outcomes)
         scheduler.start()
         XCTAssertEqual(outcomes.value.last?.0, 220)
-    }
-
-    // MARK: Budget
-
-    func testTheRetryBudgetBoundsTheExtraLoadOfATotalOutage() {
-        stub.stub(path: "/x", with: .status(503))
-        let budget = RetryBudget(ratio: 0.2, minRetriesPerSecond: 0, window: 60)
-        let client = client(HostProtection(retryBudget: budget), policy: RetryPolicy(maxAttempts: 5, delay: .constant(time: 1)))
-        let outcomes = LockedBox([(TestTime, String)]())
-        for index in 0..<100 {
-            call(client.rx.request(RawText(path: "/x")), at: 200 + TestTime(index / 10), into: outcomes)
-        }
-        scheduler.start()
-        let ratio = Double(sends("/x")) / 100
-        print("retry budget under a 100% outage: \(sends("/x")) requests sent for 100 asked (\(ratio)×; without a budget 500)")
-        XCTAssertLessThanOrEqual(ratio, 1.21)
-        XCTAssertGreaterThanOrEqual(ratio, 1.19)
-        XCTAssertEqual(outcomes.value.count, 100)
-        // The 20 retries the budget paid for failed too, and their next retry found it empty.
-        XCTAssertEqual(outcomes.value.filter { $0.1 == "retryBudgetExhausted" }.count, 100)
-    }
-
-    func testTheBudgetRefillsAsTheWindowSlides() {
-        script("/x", [.status(503), .status(503), .status(200, body: Data("ok".utf8))])
-        let budget = RetryBudget(ratio: 0, minRetriesPerSecond: 0.1, window: 10)   // one retry per 10 s
-        let client = client(HostProtection(retryBudget: budget), policy: RetryPolicy(maxAttempts: 3, delay: .constant(time: 1)))
-        let outcomes = LockedBox([(TestTime, String)]())
-        call(client.rx.request(RawText(path: "/x")), at: 200, into: outcomes)
-        scheduler.start()
-        XCTAssertEqual(outcomes.value.map(\.1), ["retryBudgetExhausted"])
-        let later = LockedBox([(TestTime, String)]())
-        call(client.rx.request(RawText(path: "/x")), at: 220, into: later)
-        scheduler.start()
-        XCTAssertEqual(later.value.map(\.1), ["ok"])
     }
 
     // MARK: Circuit breaker

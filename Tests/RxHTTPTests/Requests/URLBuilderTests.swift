@@ -1,5 +1,6 @@
 import Foundation
 @testable import RxHTTP
+import RxTesting
 import XCTest
 
 final class URLBuilderTests: XCTestCase {

@@ -1,5 +1,6 @@
 import Foundation
 import RxCore
+import RxHTTP
 
 /// A canned answer of `StubTransport`: a response or an error, after an optional delay.
 ///

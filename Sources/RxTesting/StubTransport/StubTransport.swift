@@ -1,5 +1,6 @@
 import Foundation
 import RxCore
+import RxHTTP
 
 /// A transport for unit tests: answers from canned `StubResponse`s, records what was sent, and
 /// runs delays on a `SchedulerType` so that a `TestScheduler` drives them in virtual time.

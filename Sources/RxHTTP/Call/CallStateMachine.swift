@@ -22,6 +22,9 @@ struct CallStateMachine {
         var request: URLRequest
         /// How many interceptors let it through (they are owed a `didReceive`).
         var passed: Int
+        /// Whether an interceptor may have changed the request's headers (then they are checked
+        /// again before sending; the client checked its own when it built the request).
+        var headersChanged = false
     }
 
     /// What went to the transport for an attempt.
@@ -133,8 +136,8 @@ struct CallStateMachine {
         case fail(HTTPClientError, release: [Disposable])
         /// End the call early.
         case end(Ending)
-        /// A late `proceed` of interceptor `step` after the call ended: it is owed a `didReceive`.
-        case releaseLate(step: Int, attempt: Attempt)
+        /// Late `proceed`s of these interceptors after the call ended: each is owed a `didReceive`.
+        case releaseLate(steps: Range<Int>)
         /// A stream's body ended (with this failure, if it failed): report the call's end.
         case streamEnded(HTTPClientError?, release: [Disposable])
         /// Dispose something that came too late to be kept.
@@ -211,8 +214,8 @@ struct CallStateMachine {
         guard case .preparing(var attempt, let current, _) = state, current == step, attempt.number == number else {
             // Ended meanwhile (or a second call of the completion): an interceptor that let the
             // attempt through after the end is owed its `didReceive`.
-            if case .proceed(let request) = preparation, isFinished || isPast(step: step, attempt: number) {
-                return isFinished ? .releaseLate(step: step, attempt: Attempt(number: number, request: request, passed: step)) : .none
+            if case .proceed = preparation, isFinished {
+                return .releaseLate(steps: step..<(step + 1))
             }
             return .none
         }
@@ -220,6 +223,7 @@ struct CallStateMachine {
         case .proceed(let request):
             attempt.request = request
             attempt.passed = step + 1
+            attempt.headersChanged = true
             if step + 1 < interceptorCount {
                 state = .preparing(attempt, step: step + 1, hold: nil)
                 return .prepare(attempt, step: step + 1, release: [])
@@ -234,10 +238,18 @@ struct CallStateMachine {
         }
     }
 
-    /// Whether `step` of attempt `number` is already decided (a completion called twice).
-    private func isPast(step: Int, attempt number: Int) -> Bool {
-        guard let current = currentAttempt else { return false }
-        return current.number > number || (current.number == number && current.passed > step)
+    /// Interceptors `steps` let attempt `number` through at once, without changing it (the
+    /// built-ins' fast path: no completion, no hold, one lock for all of them).
+    mutating func passed(_ steps: Range<Int>, attempt number: Int) -> Action {
+        guard case .preparing(var attempt, let current, nil) = state, current == steps.lowerBound, attempt.number == number else {
+            return isFinished ? .releaseLate(steps: steps) : .none
+        }
+        attempt.passed = steps.upperBound
+        if steps.upperBound < interceptorCount {
+            state = .preparing(attempt, step: steps.upperBound, hold: nil)
+            return .prepare(attempt, step: steps.upperBound, release: [])
+        }
+        return proceedPast(attempt, release: [])
     }
 
     /// Interceptor `step` holds attempt `number`; `hold` cancels its wait.

@@ -16,11 +16,15 @@ extension HTTPCall {
         for plugin in plugins {
             request = plugin.prepare(request, info: info)
         }
-        do throws(HTTPClientError) {
-            try HeaderValidation.validate(request.allHTTPHeaderFields ?? [:], url: request.url)
-        } catch {
-            apply { $0.notSent(attempt, error: error) }
-            return
+        if attempt.headersChanged || !plugins.isEmpty {
+            // The client checked its own headers when it built the request: only what interceptors
+            // and plugins may have added needs checking again.
+            do throws(HTTPClientError) {
+                try HeaderValidation.validate(request.allHTTPHeaderFields ?? [:], url: request.url)
+            } catch {
+                apply { $0.notSent(attempt, error: error) }
+                return
+            }
         }
         if let timeLeft {
             guard timeLeft > 0 else {

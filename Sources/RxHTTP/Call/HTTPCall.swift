@@ -5,9 +5,10 @@ import RxCore
 /// it, and the object that runs its `CallStateMachine`.
 ///
 /// Each event (an interceptor's decision, the transport's answer, a timer, a cancel) takes the lock
-/// once, moves the machine, and runs the action it returns after the lock. The completion runs
-/// exactly once, on the client's callback queue, never synchronously inside the call that made the
-/// request; the response is decoded first, on the thread that finished the exchange.
+/// once, moves the machine, and runs the action it returns after the lock. The answer goes through
+/// the plugins and interceptors on the thread that finished the exchange; then one hop to the
+/// client's callback queue, where the response is decoded and the completion runs, exactly once,
+/// never synchronously inside the call that made the request.
 ///
 /// - Note: Thread-safe. Interceptors may read every property from any thread.
 // @unchecked Sendable: mutable state lives in `core` (one LockedState); the completion closures it
@@ -43,8 +44,6 @@ public final class HTTPCall: @unchecked Sendable {
         var machine: CallStateMachine
         /// Taken by the delivery: the completion runs once.
         var receiver: Receiver?
-        /// The decoded value's delivery, from the answering thread to the callback context.
-        var delivery: (() -> Void)?
         var values: [ObjectIdentifier: any Sendable] = [:]
         var redactedURL: String?
     }
@@ -59,18 +58,21 @@ public final class HTTPCall: @unchecked Sendable {
     let client: HTTPClient
     let plan: Plan
     let interceptors: [any HTTPInterceptor]
+    /// For each interceptor, its fast path if it has one (the built-ins).
+    let immediates: [(any ImmediateInterceptor)?]
     let core: LockedState<Core>
 
-    init(client: HTTPClient, id: UInt64, plan: Plan, interceptors: [any HTTPInterceptor], receiver: Receiver) {
+    init(client: HTTPClient, id: UInt64, plan: Plan, chain: InterceptorChain, receiver: Receiver) {
         self.client = client
         self.id = id
         self.plan = plan
-        self.interceptors = interceptors
+        self.interceptors = chain.interceptors
+        self.immediates = chain.immediates
         let now = client.clock.now
         self.startedAt = now
         self.deadline = plan.policy.deadline.map { now.addingTimeInterval($0) }
         self.core = .make(Core(
-            machine: CallStateMachine(request: plan.request, interceptorCount: interceptors.count), receiver: receiver
+            machine: CallStateMachine(request: plan.request, interceptorCount: chain.interceptors.count), receiver: receiver
         ))
         Resources.incrementTotal()
     }
@@ -231,8 +233,11 @@ public final class HTTPCall: @unchecked Sendable {
             fail(error, inline: inline)
         case .end(let ending):
             end(ending)
-        case .releaseLate(let step, _):
-            _ = interceptors[step].didReceive(.failure(cancelledError()), for: self)
+        case .releaseLate(let steps):
+            let error = cancelledError()
+            for step in steps.reversed() {
+                _ = interceptors[step].didReceive(.failure(error), for: self)
+            }
         case .streamEnded(let failure, let release):
             release.forEach { $0.dispose() }
             emitCompleted(failure.map { .failure($0) } ?? .success(()))
@@ -244,14 +249,38 @@ public final class HTTPCall: @unchecked Sendable {
 
     // MARK: Preparing
 
-    /// Asks interceptor `step` about `attempt`.
-    private func prepare(_ attempt: CallStateMachine.Attempt, step: Int) {
+    /// Asks interceptor `step` about `attempt`, and the ones after it that decide at once.
+    private func prepare(_ attempt: CallStateMachine.Attempt, step first: Int) {
         let number = attempt.number
-        let hold = interceptors[step].prepare(attempt.request, for: self) { [self] preparation in
-            apply { $0.prepared(step: step, attempt: number, CallStateMachine.Preparation(preparation)) }
+        // The built-ins usually decide at once: ask them so, with no completion to allocate and one
+        // lock for all of them, until one must wait or refuses.
+        var step = first
+        while step < interceptors.count, let immediate = immediates[step] {
+            guard let decision = immediate.prepareAtOnce(attempt.request, for: self) else { break }
+            guard case .proceed = decision else {
+                let passed = first..<step
+                let decided = step
+                apply { machine in
+                    if !passed.isEmpty, case .releaseLate(let steps) = machine.passed(passed, attempt: number) {
+                        return .releaseLate(steps: steps)
+                    }
+                    return machine.prepared(step: decided, attempt: number, CallStateMachine.Preparation(decision))
+                }
+                return
+            }
+            step += 1
+        }
+        if step > first {
+            let passed = first..<step
+            apply { $0.passed(passed, attempt: number) }
+            return
+        }
+        let asked = step
+        let hold = interceptors[asked].prepare(attempt.request, for: self) { [self] preparation in
+            apply { $0.prepared(step: asked, attempt: number, CallStateMachine.Preparation(preparation)) }
         }
         if let hold {
-            apply { $0.holding(step: step, attempt: number, hold) }
+            apply { $0.holding(step: asked, attempt: number, hold) }
         }
     }
 

@@ -58,7 +58,7 @@ extension HTTPClient {
         )
         let signed = plan.requiresAuthentication && authenticator != nil
         let call = HTTPCall(
-            client: self, id: makeRequestID(), plan: plan, interceptors: signed ? signedChain : unsignedChain, receiver: receiver
+            client: self, id: makeRequestID(), plan: plan, chain: signed ? signedChain : unsignedChain, receiver: receiver
         )
         call.start()
         return HTTPRequestHandle(call: call)
@@ -83,7 +83,7 @@ extension HTTPClient {
             timeout: request.timeoutInterval, bypassesSuspension: parts.bypassesSuspension,
             policy: policy, idempotency: parts.idempotency,
             requiresAuthentication: parts.requiresAuthentication && authenticator != nil,
-            gate: request.url.flatMap { hosts.gate(for: $0) }
+            gate: parts.baseURL == nil ? baseGate : request.url.flatMap { hosts.gate(for: $0) }
         )
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import RxCore
 import RxReachability
+import Synchronization
 
 /// An HTTP client whose calls decode straight into models: by path (`requestObject`), by
 /// request type (`request`), as a callback, or reactively as a `Single` (`client.rx`).
@@ -25,12 +26,12 @@ import RxReachability
 /// rules, and for what stacking an outer `retry` does), and delivers exactly once.
 /// `suspend()` holds requests not yet sent until `resume()`; `shutdown(gracePeriod:)` drains.
 ///
-/// - Note: Thread-safe: use one client from any thread. Completions run on
+/// - Note: Thread-safe: use one client from any thread. Decoding and completions run on
 ///   `configuration.callbackQueue` (by default a serial background queue of the client, never the
-///   main queue); decoding and the plugins' `didReceive`/`process` run before, on the thread that
-///   finished the exchange (the default transport receives on the client's queue, so a slow
-///   completion delays the client's other responses). A suspended client keeps its held
-///   requests, and itself, alive until they are resumed or cancelled.
+///   main queue); the plugins' `didReceive`/`process` run before, on the thread that finished the
+///   exchange (the default transport receives on the client's queue, so a slow completion delays
+///   the client's other responses). A suspended client keeps its held requests, and itself, alive
+///   until they are resumed or cancelled.
 public final class HTTPClient: Sendable {
     private enum Lifecycle {
         case running
@@ -39,7 +40,6 @@ public final class HTTPClient: Sendable {
     }
 
     private struct State {
-        var nextID: UInt64 = 1
         /// Every call admitted and not yet finished, by id.
         var live: [UInt64: any ClientCall] = [:]
         var lifecycle = Lifecycle.running
@@ -78,14 +78,18 @@ public final class HTTPClient: Sendable {
     let circuitChanges: CircuitChangeRelay
     /// The events of every call, host and the authenticator.
     let eventHub = EventHub()
+    /// The next request id.
+    private let nextRequestID = Atomic<UInt64>(1)
+    /// The base URL's host gate, looked up once: most calls go there.
+    let baseGate: HostGate?
     /// The client's one clock (`configuration.scheduler`).
     let clock: any SchedulerType
     /// Holds attempts while the client is suspended.
     let suspension = SuspensionInterceptor()
     /// The interceptors of a call that requires authentication, outermost first.
-    let signedChain: [any HTTPInterceptor]
+    let signedChain: InterceptorChain
     /// The interceptors of a call that does not.
-    let unsignedChain: [any HTTPInterceptor]
+    let unsignedChain: InterceptorChain
     private let state = LockedState<State>.make(State())
 
     /// Creates a client.
@@ -171,8 +175,10 @@ public final class HTTPClient: Sendable {
         self.authenticator = authenticator
         self.clock = configuration.scheduler
         let builtIns: [any HTTPInterceptor] = [suspension, RetryInterceptor(), HostProtectionInterceptor()]
-        self.unsignedChain = configuration.interceptors + builtIns
-        self.signedChain = unsignedChain + (authenticator.map { [AuthenticationInterceptor(authenticator: $0)] } ?? [])
+        self.unsignedChain = InterceptorChain(configuration.interceptors + builtIns)
+        self.signedChain = InterceptorChain(
+            configuration.interceptors + builtIns + (authenticator.map { [AuthenticationInterceptor(authenticator: $0)] } ?? [])
+        )
         self.transportOptions = HTTPTransportOptions(
             redirectPolicy: configuration.redirectPolicy, maxResponseBodySize: configuration.maxResponseBodySize
         )
@@ -199,6 +205,7 @@ public final class HTTPClient: Sendable {
         self.hosts = hosts
         self.circuitChanges = circuitChanges
         self.reachability = baseURL.flatMap { hosts.reachability(for: $0) }
+        self.baseGate = baseURL.flatMap { hosts.gate(for: $0) }
         let eventHub = self.eventHub
         let clock = configuration.scheduler
         circuitChanges.listen { origin, state in
@@ -260,10 +267,7 @@ public final class HTTPClient: Sendable {
 
     /// A fresh request id.
     func makeRequestID() -> UInt64 {
-        state.withLock { state in
-            defer { state.nextID &+= 1 }
-            return state.nextID
-        }
+        nextRequestID.add(1, ordering: .relaxed).oldValue
     }
 
     /// Runs `work` where completions run: on `configuration.callbackScheduler` if set, else on the

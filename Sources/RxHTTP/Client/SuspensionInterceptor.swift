@@ -1,10 +1,11 @@
 import Foundation
 import RxCore
+import Synchronization
 
 /// The client's `suspend()`/`resume()` as an interceptor, the outermost built-in: while the client
 /// is suspended, every attempt not yet sent waits here, in the order it came, until `resume()`;
 /// a request that `bypassesSuspension` (a token refresh) passes. Cancelling a held call removes it.
-final class SuspensionInterceptor: HTTPInterceptor {
+final class SuspensionInterceptor: ImmediateInterceptor {
     private struct Held {
         let id: Int
         let request: URLRequest
@@ -18,25 +19,37 @@ final class SuspensionInterceptor: HTTPInterceptor {
     }
 
     private let state = LockedState<State>.make(State())
+    /// `state.isSuspended`, readable without the lock: every attempt of every call asks it.
+    private let suspended = Atomic<Bool>(false)
 
     var isSuspended: Bool {
-        state.withLock { $0.isSuspended }
+        suspended.load(ordering: .acquiring)
     }
 
     func suspend() {
-        state.withLock { $0.isSuspended = true }
+        state.withLock { state in
+            state.isSuspended = true
+            suspended.store(true, ordering: .releasing)
+        }
     }
 
     /// Lets new attempts through and releases the held ones, in the order they came, on this thread.
     func resume() {
         let released = state.withLock { state -> [Held] in
             state.isSuspended = false
+            suspended.store(false, ordering: .releasing)
             defer { state.held = [] }
             return state.held
         }
         for held in released {
             held.completion(.proceed(held.request))
         }
+    }
+
+    func prepareAtOnce(_ request: URLRequest, for call: HTTPCall) -> HTTPInterceptorPreparation? {
+        // A suspend racing this read is like one that came a moment later: the attempt was on its way.
+        guard !call.plan.bypassesSuspension, suspended.load(ordering: .acquiring) else { return .proceed(request) }
+        return nil
     }
 
     func prepare(

@@ -11,9 +11,12 @@ import RxReachability
 // @unchecked Sendable: mutable state lives in one LockedState; the other properties are immutable.
 final class HostGate: @unchecked Sendable {
     /// A granted send: whether it holds a concurrency slot and whether it is the breaker's trial.
-    struct Slot: Sendable {
+    struct Slot: Sendable, Equatable {
         let holdsConcurrency: Bool
         let isTrial: Bool
+
+        /// A send that holds nothing to hand back (no limit, not a trial): the call does not keep it.
+        static let untracked = Slot(holdsConcurrency: false, isTrial: false)
     }
 
     /// What an attempt's outcome says about the server's health.
@@ -110,6 +113,35 @@ final class HostGate: @unchecked Sendable {
         let ticket = AdmissionWait()
         attemptAdmission(ticket, bypassesQueue: bypassesQueue, deadlineAt: deadlineAt, scheduler: scheduler, onHold: onHold, completion: completion)
         return ticket
+    }
+
+    /// Admits one send at once when nothing stands in the way — no cooldown, the breaker closed (or
+    /// none), a free slot with nobody queued (or no limit); nil otherwise, changing nothing (the
+    /// caller then goes through `admit`, which waits or refuses).
+    ///
+    /// - Parameter isFirstAttempt: Pays the first attempt into the retry budget in the same lock.
+    func admitAtOnce(bypassesQueue: Bool, isFirstAttempt: Bool, now: Date) -> Slot? {
+        state.withLock { state in
+            if let until = state.cooldownUntil, until > now { return nil }
+            if protection.circuitBreaker != nil {
+                guard case .closed = state.breaker else { return nil }
+            }
+            var slot = Slot.untracked
+            if let limit = protection.maxConcurrentRequests, !bypassesQueue {
+                guard state.inFlight < limit, state.queue.isEmpty else { return nil }
+                state.inFlight += 1
+                slot = Slot(holdsConcurrency: true, isTrial: false)
+            }
+            if isFirstAttempt, protection.retryBudget != nil {
+                state.budget.add(a: 1, now: now)
+            }
+            return slot
+        }
+    }
+
+    /// Whether `release` has anything to do for `slot`: a slot to hand back, or a breaker to tell.
+    func needsRelease(_ slot: Slot) -> Bool {
+        slot != .untracked || protection.circuitBreaker != nil
     }
 
     private enum Step {

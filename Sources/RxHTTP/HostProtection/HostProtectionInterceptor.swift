@@ -5,9 +5,29 @@ import RxCore
 /// after a cooldown or a place in the queue) or refuses it (`.circuitOpen`, `.rejected`, a cooldown
 /// past the deadline); after it, the attempt's slot goes back with what the answer says about the
 /// server's health, and a 429 or 503 with `Retry-After` pauses the host for every call.
-struct HostProtectionInterceptor: HTTPInterceptor {
+struct HostProtectionInterceptor: ImmediateInterceptor {
     /// The slot the attempt holds, from admission to its answer.
     static let slotKey = HTTPCallKey<HostGate.Slot>("host slot")
+
+    func prepareAtOnce(_ request: URLRequest, for call: HTTPCall) -> HTTPInterceptorPreparation? {
+        guard let gate = call.plan.gate else { return .proceed(request) }
+        guard let slot = gate.admitAtOnce(bypassesQueue: call.plan.bypassesSuspension, isFirstAttempt: call.sends == 0, now: call.now) else {
+            return nil
+        }
+        if slot != .untracked {
+            call.setValue(slot, for: Self.slotKey)
+        }
+        return .proceed(request)
+    }
+
+    private func granted(_ slot: HostGate.Slot, gate: HostGate, call: HTTPCall) {
+        if slot != HostGate.Slot.untracked {
+            call.setValue(slot, for: Self.slotKey)
+        }
+        if call.sends == 0 {
+            gate.depositFirstAttempt(now: call.now)
+        }
+    }
 
     func prepare(
         _ request: URLRequest,
@@ -24,10 +44,7 @@ struct HostProtectionInterceptor: HTTPInterceptor {
         ) { admission in
             switch admission {
             case .granted(let slot):
-                call.setValue(slot, for: Self.slotKey)
-                if call.sends == 0 {
-                    gate.depositFirstAttempt(now: call.now)
-                }
+                granted(slot, gate: gate, call: call)
                 completion(.proceed(request))
             case .refused(let error):
                 completion(.fail(error))
@@ -38,7 +55,8 @@ struct HostProtectionInterceptor: HTTPInterceptor {
     func didReceive(_ result: Result<HTTPResponse, HTTPClientError>, for call: HTTPCall) -> HTTPInterceptorVerdict {
         guard let gate = call.plan.gate else { return .proceed }
         let now = call.now
-        if let slot = call.takeValue(for: Self.slotKey) {
+        let slot = call.takeValue(for: Self.slotKey) ?? .untracked
+        if gate.needsRelease(slot) {
             gate.release(slot, outcome: HostGate.Outcome(result), now: now)
         }
         switch result {

@@ -2,15 +2,18 @@ import Foundation
 
 /// Hooks around every request of a client (Moya's plugin shape); each has a no-op default.
 ///
-/// Order per request: `prepare` (may change the `URLRequest`; plugins run in the order given to
-/// the client), then header validation, `willSend`, the exchange, then `didReceive` with the
-/// result as the caller would see it before decoding (a status outside the acceptable ones is
-/// already a `.unacceptableStatusCode` failure), then `process`, which may replace that result.
-/// Every `willSend` is followed by exactly one `didReceive`, also for a cancelled request.
+/// Plugins observe the exchange itself, inside the interceptors (`HTTPInterceptor`). Order per
+/// attempt: the interceptors let the request through (signed, admitted), then `prepare` (may change
+/// the `URLRequest`; plugins run in the order given to the client), header validation, `willSend`,
+/// the exchange, `didReceive` with the result as the caller would see it before decoding (a status
+/// outside the acceptable ones is already a `.unacceptableStatusCode` failure), then `process`,
+/// which may replace that result before the interceptors decide about it. Every `willSend` is
+/// followed by exactly one `didReceive`, also for a cancelled request.
 ///
-/// - Note: `prepare` and `willSend` run on the thread that starts the send (the caller's, or
-///   the one calling `resume()` for a held request); `didReceive` and `process` run on the
-///   client's callback queue. Plugins are shared by concurrent requests and must be thread-safe.
+/// - Note: `prepare` and `willSend` run on the thread that starts the send (the caller's, the one
+///   calling `resume()` for a held request, or the one that ended a wait); `didReceive` and
+///   `process` on the thread that finished the exchange (or cancelled it). Plugins are shared by
+///   concurrent requests and must be thread-safe.
 public protocol HTTPPlugin: Sendable {
     /// Returns the request to send, e.g. with an added header.
     ///

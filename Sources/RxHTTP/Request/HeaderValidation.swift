@@ -10,23 +10,17 @@ import Foundation
 @_spi(TransportSupport)
 public enum HeaderValidation {
     /// Whether `name` is an RFC 9110 token: one or more of ALPHA, DIGIT and ``!#$%&'*+-.^_`|~``.
+    ///
+    /// Checked on UTF-8 bytes: a token is ASCII, so any byte of a multi-byte scalar fails it.
     static func isValidToken(_ name: String) -> Bool {
-        guard !name.isEmpty else { return false }
-        for scalar in name.unicodeScalars {
-            guard isTokenScalar(scalar) else { return false }
-        }
-        return true
+        !name.isEmpty && name.utf8.allSatisfy(isTokenByte)
     }
 
     /// Whether `value` may be sent as a header value: no CR, LF, NUL, other control characters
-    /// (horizontal tab is allowed) or DEL.
+    /// (horizontal tab is allowed) or DEL. On UTF-8 bytes: every byte of a multi-byte scalar is
+    /// 0x80 or more, so only ASCII control bytes can fail it, as on scalars.
     static func isValidValue(_ value: String) -> Bool {
-        for scalar in value.unicodeScalars {
-            let v = scalar.value
-            if v == 0x09 { continue }
-            if v < 0x20 || v == 0x7F { return false }
-        }
-        return true
+        value.utf8.allSatisfy { byte in byte == 0x09 || (byte >= 0x20 && byte != 0x7F) }
     }
 
     /// Throws `.invalidRequest` naming the first bad header (its value is not echoed: it may be a
@@ -59,12 +53,16 @@ public enum HeaderValidation {
         return result + "\""
     }
 
-    private static func isTokenScalar(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A:
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"):
+            return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
             return true
         default:
-            return "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar)
+            return false
         }
     }
 }

@@ -115,12 +115,32 @@ enum URLBuilder {
     }
 
     /// Whether a segment of `path` is `.` or `..`, literally or percent-encoded.
+    ///
+    /// One pass over the UTF-8 bytes: each segment is counted in dots (`.` or `%2e`/`%2E`) and
+    /// other bytes; a segment of one or two dots and nothing else is a dot segment.
     static func hasDotSegment(_ path: String) -> Bool {
-        path.split(separator: "/", omittingEmptySubsequences: true).contains { segment in
-            guard segment.utf8.count <= 6 else { return false }
-            let decoded = segment.lowercased().replacingOccurrences(of: "%2e", with: ".")
-            return decoded == "." || decoded == ".."
+        var dots = 0
+        var others = 0
+        var percent = 0   // bytes of a "%2e" seen so far: 1 after "%", 2 after "%2"
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if percent != 0 { others += 1 }
+                if others == 0 && (dots == 1 || dots == 2) { return true }
+                dots = 0; others = 0; percent = 0
+                continue
+            }
+            switch (percent, byte) {
+            case (0, UInt8(ascii: ".")): dots += 1
+            case (0, UInt8(ascii: "%")): percent = 1
+            case (1, UInt8(ascii: "2")): percent = 2
+            case (2, UInt8(ascii: "e")), (2, UInt8(ascii: "E")): dots += 1; percent = 0
+            default:
+                others += 1
+                percent = 0
+            }
         }
+        if percent != 0 { others += 1 }
+        return others == 0 && (dots == 1 || dots == 2)
     }
 
     /// Splits at the first `?`: the path and its query, if any.

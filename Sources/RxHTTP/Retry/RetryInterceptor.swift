@@ -9,7 +9,11 @@ import RxCore
 /// Only failures of attempts that reached the transport are retried: a refusal before sending (an
 /// open circuit, a full queue, a failed refresh, a header that failed its checks) passes as it is.
 /// The wait itself, and its early end when the host comes back, belong to the call.
-struct RetryInterceptor: HTTPInterceptor {
+struct RetryInterceptor: ImmediateInterceptor {
+    func prepareAtOnce(_ request: URLRequest, for call: HTTPCall) -> HTTPInterceptorPreparation? {
+        .proceed(request)
+    }
+
     func didReceive(_ result: Result<HTTPResponse, HTTPClientError>, for call: HTTPCall) -> HTTPInterceptorVerdict {
         guard case .failure(var error) = result, call.attemptReachedTransport else { return .proceed }
         let policy = call.retryPolicy

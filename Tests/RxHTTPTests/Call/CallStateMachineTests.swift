@@ -148,11 +148,27 @@ final class CallStateMachineTests: XCTestCase {
         var machine = machine()
         _ = machine.start()
         _ = machine.terminate(.cancelled)
-        guard case .releaseLate(let step, _) = machine.prepared(step: 0, attempt: 1, .proceed(request)) else {
+        guard case .releaseLate(let steps) = machine.prepared(step: 0, attempt: 1, .proceed(request)) else {
             return XCTFail("an interceptor that granted something after the cancel is never told")
         }
-        XCTAssertEqual(step, 0)
+        XCTAssertEqual(steps, 0..<1)
         guard case .none = machine.prepared(step: 0, attempt: 1, .fail(failure)) else { return XCTFail() }
+    }
+
+    func testInterceptorsThatDecideAtOnceAreOneTransitionAndChangeNoHeaders() {
+        var machine = machine()
+        _ = machine.start()
+        guard case .prepare(let attempt, 2, _) = machine.passed(0..<2, attempt: 1) else { return XCTFail() }
+        XCTAssertEqual(attempt.passed, 2)
+        XCTAssertFalse(attempt.headersChanged, "nothing to check again before sending")
+        guard case .send(let sent, _) = machine.prepared(step: 2, attempt: 1, .proceed(request)) else { return XCTFail() }
+        XCTAssertTrue(sent.headersChanged, "a request an interceptor handed back is checked again")
+        // a fast run that ends after a cancel owes each of its interceptors a didReceive
+        var cancelled = self.machine()
+        _ = cancelled.start()
+        _ = cancelled.terminate(.cancelled)
+        guard case .releaseLate(let steps) = cancelled.passed(0..<3, attempt: 1) else { return XCTFail() }
+        XCTAssertEqual(steps, 0..<3)
     }
 
     func testASecondDecisionOfTheSameStepIsIgnored() {

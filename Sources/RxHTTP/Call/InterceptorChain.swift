@@ -1,0 +1,22 @@
+import Foundation
+import RxCore
+
+/// A built-in interceptor that can usually decide before an attempt at once: the call asks
+/// `prepareAtOnce` first and needs no completion, no hold and one lock for a run of them.
+protocol ImmediateInterceptor: HTTPInterceptor {
+    /// The decision at once, or nil when the interceptor has to wait (the call then asks `prepare`).
+    /// `.proceed` passes the request on unchanged.
+    func prepareAtOnce(_ request: URLRequest, for call: HTTPCall) -> HTTPInterceptorPreparation?
+}
+
+/// The interceptors of a call in their fixed order (the configuration's, then the built-ins), with
+/// the fast path of each that has one. Built once per client for each kind of call.
+struct InterceptorChain: Sendable {
+    let interceptors: [any HTTPInterceptor]
+    let immediates: [(any ImmediateInterceptor)?]
+
+    init(_ interceptors: [any HTTPInterceptor]) {
+        self.interceptors = interceptors
+        self.immediates = interceptors.map { $0 as? any ImmediateInterceptor }
+    }
+}

@@ -16,10 +16,10 @@ scratch="${FUZZ_SCRATCH:-$fuzz/.build-fuzz}"
 # Swift's own crash backtracer reads the stack in ways AddressSanitizer reports as a bug of its
 # own: off, so a crash is reported as what it is.
 export SWIFT_BACKTRACE=enable=no
-# RXNETWORKKIT_FUZZING compiles RxHTTP's entry points for the targets: a normal build leaves them out.
+# RXNETWORKKIT_TOOLS compiles RxHTTP's entry points for the targets: a normal build leaves them out.
 swift build --package-path "$fuzz" --scratch-path "$scratch" -c release \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DRXNETWORKKIT_FUZZING 2>&1 | grep -vE "warning: Cannot export local symbol" | tail -3
-bin="$(swift build --package-path "$fuzz" --scratch-path "$scratch" -c release -Xswiftc -DRXNETWORKKIT_FUZZING --show-bin-path)"
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DRXNETWORKKIT_TOOLS 2>&1 | grep -vE "warning: Cannot export local symbol" | tail -3
+bin="$(swift build --package-path "$fuzz" --scratch-path "$scratch" -c release -Xswiftc -DRXNETWORKKIT_TOOLS --show-bin-path)"
 mkdir -p "$fuzz/.artifacts"
 status=0
 printf '%-28s %12s %10s %8s %8s\n' target executions exec/s seconds crashes

@@ -1,6 +1,6 @@
-// Compiled only for the fuzzer (`Fuzz/run.sh` builds with `-D RXNETWORKKIT_FUZZING`): never part
-// of the library an app or a daemon links.
-#if RXNETWORKKIT_FUZZING
+// Compiled only for the fuzzers and benchmarks (`Fuzz/run.sh` and `.ci/run` build them with
+// `-D RXNETWORKKIT_TOOLS`): never part of the library an app or a daemon links.
+#if RXNETWORKKIT_TOOLS
 import Foundation
 
 /// Entry points for the libFuzzer targets in `Fuzz/`: each takes arbitrary bytes and runs one

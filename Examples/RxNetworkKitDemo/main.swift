@@ -157,12 +157,12 @@ let keys = orders.lines
 print("   \(describe(order)) in \(ms(orderTime)): \(keys.count) attempts, Idempotency-Key \(keys.first.map { String($0.prefix(8)) + "…" } ?? "-") "
       + "\(Set(keys).count == 1 ? "the same on both" : "CHANGED")")
 
-print("5. async/await")
+print("5. async/await, on the client itself: try await client.send(GetUser(id: 42))")
 let (asyncUser, asyncTime): (String, Double) = await {
     let start = DispatchTime.now().uptimeNanoseconds
     let text: String
     do {
-        let user: User = try await client.rx.requestObject(path: "/users/42").value
+        let user = try await client.send(GetUser(id: 42))
         text = "\(user)"
     } catch {
         text = "failed: \(error)"
@@ -370,6 +370,13 @@ struct DemoSigner: HTTPInterceptor {
         }
         return nil
     }
+}
+
+/// `print`, flushed: each line shows at once, also when the output is a pipe or a file (a CI log,
+/// `| tee`), where the C library would otherwise hold it back until the end.
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    Swift.print(items.map { "\($0)" }.joined(separator: separator), terminator: terminator)
+    fflush(nil)
 }
 
 /// Lines collected from any thread.

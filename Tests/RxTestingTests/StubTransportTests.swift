@@ -45,6 +45,30 @@ final class StubTransportTests: RxTestCase {
         XCTAssertEqual(inbox.statusCodes, [200])
     }
 
+    func testAQueueOfAnswersIsUsedInOrderThenTheLastRepeats() throws {
+        let stub = StubTransport()
+        stub.stub(path: "/flaky", responses: [.status(503), .status(502), .json("{}")])
+        stub.stub(path: "/none", responses: [])
+        let inbox = Inbox()
+        for _ in 0..<4 {
+            _ = stub.send(try request("/flaky"), completion: inbox.put)
+        }
+        _ = stub.send(try request("/none"), completion: inbox.put)
+        XCTAssertEqual(inbox.statusCodes, [503, 502, 200, 200, 404])
+    }
+
+    func testAQueuedStubDrivesTheClientsRetries() throws {
+        let stub = StubTransport()
+        stub.stub(path: "/flaky", responses: [.status(503), .json(#""ok""#)])
+        let client = HTTPClient(
+            baseURL: URL(string: "https://stub.test")!,
+            configuration: .init(retryPolicy: RetryPolicy(maxAttempts: 2, delay: .immediate)), transport: stub
+        )
+        let value: String = try client.rx.requestObject(path: "/flaky").toBlocking(timeout: 5).single()
+        XCTAssertEqual(value, "ok")
+        XCTAssertEqual(stub.sentRequests.count, 2)
+    }
+
     func testDelaysRunInVirtualTime() throws {
         let scheduler = TestScheduler(resolution: 0.001, simulateProcessingDelay: false)
         let stub = StubTransport(scheduler: scheduler)

@@ -104,8 +104,8 @@ struct CallStateMachine {
         var unwind: Unwind?
         /// Whether an attempt was handed to the transport and not answered.
         var wasSending: Bool
-        /// Whether a delivered stream's body was cut (its reader must be told).
-        var wasStreaming = false
+        /// A delivered stream whose body was cut (its reader and the plugins must be told).
+        var stream: Transmission?
     }
 
     /// The first step of the next attempt, after a wait.
@@ -139,7 +139,7 @@ struct CallStateMachine {
         /// Late `proceed`s of these interceptors after the call ended: each is owed a `didReceive`.
         case releaseLate(steps: Range<Int>)
         /// A stream's body ended (with this failure, if it failed): report the call's end.
-        case streamEnded(HTTPClientError?, release: [Disposable])
+        case streamEnded(HTTPClientError?, Transmission, release: [Disposable])
         /// Dispose something that came too late to be kept.
         case dispose(Disposable)
     }
@@ -392,7 +392,7 @@ struct CallStateMachine {
     /// A delivered stream's body ended (or failed, or its reader gave up).
     mutating func streamEnded(failure: HTTPClientError?) -> Action {
         guard case .streaming(let transmission) = state else { return .none }
-        return finish { .streamEnded(failure, release: $0 + (transmission.exchange.map { [$0] } ?? [])) }
+        return finish { .streamEnded(failure, transmission, release: $0 + (transmission.exchange.map { [$0] } ?? [])) }
     }
 
     // MARK: Ending early
@@ -443,7 +443,7 @@ struct CallStateMachine {
             state = .finished
             return .end(Ending(
                 reason: reason, release: takeDeadline() + (transmission.exchange.map { [$0] } ?? []),
-                unwind: nil, wasSending: false, wasStreaming: true
+                unwind: nil, wasSending: false, stream: transmission
             ))
         }
     }

@@ -24,7 +24,7 @@ extension HTTPCall {
             let isStream = plan.stream != nil
             core.withLock { $0.receiver = nil }
             if !isStream {
-                emitCompleted(.success(()))
+                emitCompleted(.success(()), bodyBytes: response.body.count)
             }
             delivery()
             if !isStream {
@@ -73,8 +73,9 @@ extension HTTPCall {
                 _ = interceptors[index].didReceive(.failure(error), for: self)
             }
         }
-        if ending.wasStreaming {
+        if let stream = ending.stream {
             plan.stream?.fail(error)
+            tellPluginsStreamEnded(stream, failure: error)
         }
         error.attempts = sends
         error.isSafeToRepeat = plan.idempotency.allowsRepeatAfterSending(plan.method, idempotentMethods: plan.policy.retryableMethods)
@@ -83,6 +84,26 @@ extension HTTPCall {
             emitCompleted(.failure(failure))
             takeReceiver()?.fail(failure)
             client.callFinished(id: id)
+        }
+    }
+
+    /// A delivered stream's body ended: the plugins and the events hear of the whole stream.
+    func streamEnded(_ transmission: CallStateMachine.Transmission, failure: HTTPClientError?) {
+        tellPluginsStreamEnded(transmission, failure: failure)
+        emitCompleted(failure.map { .failure($0) } ?? .success(()), bodyBytes: plan.stream?.receivedBytes)
+        client.callFinished(id: id)
+    }
+
+    private func tellPluginsStreamEnded(_ transmission: CallStateMachine.Transmission, failure: HTTPClientError?) {
+        let plugins = client.plugins
+        guard !plugins.isEmpty else { return }
+        let end = HTTPStreamEnd(
+            bytes: plan.stream?.receivedBytes ?? 0,
+            duration: max(0, client.clock.now.timeIntervalSince(transmission.sentAt)),
+            failure: failure
+        )
+        for plugin in plugins {
+            plugin.didEndStream(end, info: transmission.info)
         }
     }
 
@@ -153,7 +174,7 @@ extension HTTPCall {
     }
 
     /// The request's URL as events show it: redacted once per call.
-    private func redactedURL() -> String? {
+    func redactedURL() -> String? {
         if let cached = core.withLock({ $0.redactedURL }) { return cached }
         guard let url = plan.request.url else { return nil }
         let redacted = Redaction.standard.url(url)
@@ -161,7 +182,7 @@ extension HTTPCall {
         return redacted
     }
 
-    func emitCompleted(_ result: Result<Void, HTTPClientError>) {
+    func emitCompleted(_ result: Result<Void, HTTPClientError>, bodyBytes: Int? = nil) {
         guard client.eventHub.isActive else { return }
         let outcome: HTTPClientEvent.Outcome
         switch result {
@@ -171,6 +192,10 @@ extension HTTPCall {
             outcome = .failure(code: error.code, statusCode: error.statusCode, phase: error.phase)
         }
         let duration = max(0, client.clock.now.timeIntervalSince(startedAt))
-        emit(.completed(outcome, duration: duration, attempts: sends))
+        let event = HTTPClientEvent(
+            requestID: id, method: plan.method, url: redactedURL(), timestamp: client.clock.now,
+            kind: .completed(outcome, duration: duration, attempts: sends), bodyBytes: bodyBytes
+        )
+        client.eventHub.emit(event)
     }
 }

@@ -8,7 +8,7 @@ extension HTTPCall {
     func send(_ attempt: CallStateMachine.Attempt) {
         var request = attempt.request
         let info = HTTPRequestInfo(
-            id: attempt.number == 1 ? id : client.makeRequestID(), method: plan.method, path: plan.path,
+            id: id, method: plan.method, path: plan.path,
             authorizationType: plan.authorizationType, declaresAuthorization: plan.declaresAuthorization,
             requestName: plan.requestName, callID: id, attempt: attempt.number
         )

@@ -238,10 +238,9 @@ public final class HTTPCall: @unchecked Sendable {
             for step in steps.reversed() {
                 _ = interceptors[step].didReceive(.failure(error), for: self)
             }
-        case .streamEnded(let failure, let release):
+        case .streamEnded(let failure, let transmission, let release):
             release.forEach { $0.dispose() }
-            emitCompleted(failure.map { .failure($0) } ?? .success(()))
-            client.callFinished(id: id)
+            streamEnded(transmission, failure: failure)
         case .dispose(let disposable):
             disposable.dispose()
         }

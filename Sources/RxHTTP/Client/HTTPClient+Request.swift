@@ -23,13 +23,30 @@ extension HTTPClient {
 
     /// What `send` needs of a `Request`.
     func requestParts<R: Request>(for request: R) -> RequestParts {
-        RequestParts(
+        let declared = request.parameters
+        var query = ParameterValues.compact(request.query)
+        var body: (any RequestBody)? = request.body
+        var conflict: HTTPClientError?
+        if !declared.isEmpty {
+            let placed = request.parameterEncoding.place(declared, for: request.method)
+            query.merge(placed.query) { parameter, _ in parameter }
+            if let parameterBody = placed.body {
+                if request.body is EmptyBody {
+                    body = parameterBody
+                } else {
+                    conflict = HTTPClientError(
+                        .invalidRequest, message: "\(R.self) declares a body and parameters that go in the body: choose one", phase: .notSent
+                    )
+                }
+            }
+        }
+        return RequestParts(
             baseURL: request.baseURL,
             path: request.path,
             method: request.method,
             headers: request.headers,
-            query: ParameterValues.compact(request.query),
-            body: request.body,
+            query: query,
+            body: conflict.map { ConflictingBody(error: $0) } ?? body,
             timeout: request.timeout,
             bypassesSuspension: request.bypassesSuspension,
             authorizationType: (request as? any AccessTokenAuthorizable)?.authorizationType,
@@ -38,5 +55,14 @@ extension HTTPClient {
             idempotency: request.idempotency,
             requiresAuthentication: request.requiresAuthentication
         )
+    }
+}
+
+/// Stands for a body that cannot be sent: fails the request with its error when it is encoded.
+private struct ConflictingBody: RequestBody {
+    let error: HTTPClientError
+
+    func encodeBody(using encoder: JSONEncoder) throws -> HTTPBody? {
+        throw error
     }
 }

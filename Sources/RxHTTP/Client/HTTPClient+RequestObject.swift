@@ -31,18 +31,7 @@ extension HTTPClient {
         idempotency: Idempotency = .byMethod,
         completion: @escaping (Result<T, HTTPClientError>) -> Void
     ) -> HTTPRequestHandle {
-        let compacted = ParameterValues.compact(parameters)
-        var query: [String: Any] = [:]
-        var body: (any RequestBody)?
-        let resolved = encoding == .automatic ? (method.encodesParametersInQuery ? .query : .json) : encoding
-        switch resolved {
-        case .query, .automatic:
-            query = compacted
-        case .json:
-            if parameters != nil { body = JSONObjectBody(compacted) }
-        case .form:
-            if parameters != nil { body = FormURLEncodedBody(compacted) }
-        }
+        let (query, body) = encoding.place(parameters, for: method)
         let parts = RequestParts(
             baseURL: nil, path: path, method: method, headers: headers, query: query, body: body,
             timeout: nil, bypassesSuspension: false, authorizationType: nil, declaresAuthorization: false,

@@ -78,8 +78,6 @@ public final class HTTPClient: Sendable {
     let circuitChanges: CircuitChangeRelay
     /// The events of every call, host and the authenticator.
     let eventHub = EventHub()
-    /// The next request id.
-    private let nextRequestID = Atomic<UInt64>(1)
     /// The base URL's host gate, looked up once: most calls go there.
     let baseGate: HostGate?
     /// The client's one clock (`configuration.scheduler`).
@@ -265,10 +263,13 @@ public final class HTTPClient: Sendable {
         suspension.resume()
     }
 
-    /// A fresh request id.
+    /// A fresh request id, unique in the process.
     func makeRequestID() -> UInt64 {
-        nextRequestID.add(1, ordering: .relaxed).oldValue
+        HTTPClient.requestIDs.add(1, ordering: .relaxed).oldValue
     }
+
+    /// Request ids, one per call, unique in the process: two clients never both log `#1`.
+    private static let requestIDs = Atomic<UInt64>(1)
 
     /// Runs `work` where completions run: on `configuration.callbackScheduler` if set, else on the
     /// callback queue. Never synchronously inside the caller's call to the client.

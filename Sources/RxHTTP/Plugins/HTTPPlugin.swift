@@ -31,6 +31,29 @@ public protocol HTTPPlugin: Sendable {
 
     /// Returns the result to decode and deliver; may turn a failure into a response or back.
     func process(_ result: Result<HTTPResponse, HTTPClientError>, info: HTTPRequestInfo) -> Result<HTTPResponse, HTTPClientError>
+
+    /// A streamed response's body ended — to its end, failed, or left by its reader — with what the
+    /// whole stream took (its head's `didReceive` came earlier). Called once per delivered stream.
+    func didEndStream(_ end: HTTPStreamEnd, info: HTTPRequestInfo)
+}
+
+/// How a streamed body ended, for plugins: its size, its length in time and its failure.
+///
+/// - Note: A value type; `Sendable`.
+public struct HTTPStreamEnd: Sendable {
+    /// Every byte of the body received.
+    public let bytes: Int
+    /// Seconds from the attempt's send to the body's end.
+    public let duration: TimeInterval
+    /// Why it ended early (`.cancelled` when its reader left); nil when the body ended.
+    public let failure: HTTPClientError?
+
+    /// Creates an end.
+    public init(bytes: Int, duration: TimeInterval, failure: HTTPClientError?) {
+        self.bytes = bytes
+        self.duration = duration
+        self.failure = failure
+    }
 }
 
 extension HTTPPlugin {
@@ -45,4 +68,6 @@ extension HTTPPlugin {
     public func process(_ result: Result<HTTPResponse, HTTPClientError>, info: HTTPRequestInfo) -> Result<HTTPResponse, HTTPClientError> {
         result
     }
+
+    public func didEndStream(_ end: HTTPStreamEnd, info: HTTPRequestInfo) {}
 }

@@ -16,8 +16,8 @@ import RxCore
 /// --> #7 GET https://api.example.com/users?access_token=<redacted> (body: 0 bytes)
 /// <-- #7 200 GET https://api.example.com/users?access_token=<redacted> (12.4 ms, 512 bytes)
 /// ```
-/// `#7` is the call's request id: the same on every attempt of one call, and the id that
-/// `HTTPRequestInfo.callID` carries.
+/// `#7` is the call's request id (`HTTPRequestInfo.callID`, unique in the process); a retry of it
+/// logs `#7.2`, `#7.3`.
 ///
 /// - Note: Thread-safe. The sink is called from the thread that sends and from the callback
 ///   queue, possibly concurrently, and must be thread-safe.
@@ -32,7 +32,8 @@ public final class NetworkLoggerPlugin: HTTPPlugin {
     private let redaction: Redaction
     private let logsHeaders: Bool
     private let bodyLimit: Int?
-    private let startTimes = LockedState<[UInt64: UInt64]>.make([:])
+    /// When each attempt went out, by call and attempt.
+    private let startTimes = LockedState<[SendKey: UInt64]>.make([:])
 
     /// Creates a logger.
     ///
@@ -62,7 +63,7 @@ public final class NetworkLoggerPlugin: HTTPPlugin {
 
     public func willSend(_ request: URLRequest, info: HTTPRequestInfo) {
         let now = DispatchTime.now().uptimeNanoseconds
-        startTimes.withLock { $0[info.id] = now }
+        startTimes.withLock { $0[SendKey(info)] = now }
         var details: [String] = []
         if logsHeaders {
             details.append("headers: " + headerText(request.allHTTPHeaderFields ?? [:]))
@@ -74,14 +75,14 @@ public final class NetworkLoggerPlugin: HTTPPlugin {
         } else {
             details.append("body: \(body.count) bytes")
         }
-        sink("--> #\(info.callID) \(info.method) \(urlText(request.url))\(attemptText(info)) (\(details.joined(separator: "; ")))")
+        sink("--> \(info.label) \(info.method) \(urlText(request.url)) (\(details.joined(separator: "; ")))")
     }
 
     public func didReceive(_ result: Result<HTTPResponse, HTTPClientError>, request: URLRequest, info: HTTPRequestInfo) {
-        let start = startTimes.withLock { $0.removeValue(forKey: info.id) }
+        let start = startTimes.withLock { $0.removeValue(forKey: SendKey(info)) }
         let elapsed = start.map { Double(DispatchTime.now().uptimeNanoseconds &- $0) / 1_000_000 }
         let duration = elapsed.map { String(format: "%.1f ms", $0) } ?? "? ms"
-        let prefix = "<-- #\(info.callID)"
+        let prefix = "<-- \(info.label)"
         let url = urlText(request.url)
         switch result {
         case .success(let response):
@@ -106,8 +107,10 @@ public final class NetworkLoggerPlugin: HTTPPlugin {
         }
     }
 
-    private func attemptText(_ info: HTTPRequestInfo) -> String {
-        info.attempt > 1 ? " attempt \(info.attempt)" : ""
+    /// A stream's line when its body ends: `<<- #7 GET url stream ended (1520.0 ms, 12345 bytes)`.
+    public func didEndStream(_ end: HTTPStreamEnd, info: HTTPRequestInfo) {
+        let outcome = end.failure.map { "stream failed: \($0.code.rawValue)" } ?? "stream ended"
+        sink("<<- \(info.label) \(info.method) \(redaction.urlString(info.path)) \(outcome) (\(String(format: "%.1f ms", end.duration * 1_000)), \(end.bytes) bytes)")
     }
 
     private func redactedMessage(_ error: HTTPClientError) -> String {
@@ -122,5 +125,16 @@ public final class NetworkLoggerPlugin: HTTPPlugin {
 
     private func headerText(_ headers: [String: String]) -> String {
         redaction.headers(headers).map { "\($0.0): \($0.1)" }.joined(separator: ", ")
+    }
+}
+
+/// One attempt of one call.
+private struct SendKey: Hashable {
+    let call: UInt64
+    let attempt: Int
+
+    init(_ info: HTTPRequestInfo) {
+        call = info.callID
+        attempt = info.attempt
     }
 }

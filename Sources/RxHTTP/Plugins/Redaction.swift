@@ -6,8 +6,11 @@ import Foundation
 /// case-insensitively after percent-decoding, it is in `names` (the fixed list plus any additions),
 /// or it contains one of the fragments `token`, `secret`, `password`, `passwd`, `auth`, `session`,
 /// `cookie`, `key`, `signature`, `credential`; unless it is in `exemptNames` (`Idempotency-Key`,
-/// which identifies a call and is not a secret). Redacting by rule, not by list alone, catches
-/// `X-Refresh-Token`, `Private-Token`, `X-Amz-Security-Token` and names nobody listed.
+/// which identifies a call, and the standard CORS and challenge headers, which name headers and
+/// schemes, never values). Redacting by rule, not by list alone, catches `X-Refresh-Token`,
+/// `Private-Token`, `X-Amz-Security-Token` and names nobody listed. A name caught only by a
+/// fragment keeps a value that cannot be a secret: `true`, `false` or a number (`"authenticated":
+/// true`); a listed name is redacted whatever its value (a numeric API key is still a key).
 ///
 /// Values of sensitive names become `<redacted>`; so does a password in a URL's user info. URLs are
 /// redacted wherever they are printed: the request URL, `Location` and any header value with a
@@ -34,7 +37,11 @@ struct Redaction: Sendable {
     ]
 
     /// Names (lower case) that contain a fragment but are not secrets.
-    static let exemptNames: Set<String> = ["idempotency-key"]
+    static let exemptNames: Set<String> = [
+        "idempotency-key",
+        "access-control-allow-credentials", "access-control-allow-headers", "access-control-expose-headers",
+        "access-control-request-headers", "www-authenticate", "proxy-authenticate",
+    ]
 
     /// The rules with the default lists and nothing added.
     static let standard = Redaction(additionalNames: [])
@@ -51,10 +58,47 @@ struct Redaction: Sendable {
 
     /// Whether values under `name` are secrets.
     func isSensitive(_ name: String) -> Bool {
+        sensitivity(of: name) != .none
+    }
+
+    /// Whether `value` under `name` is to be redacted: always for a listed name, and for a name
+    /// caught by a fragment unless the value is `true`, `false` or a number.
+    func isSecret(_ value: String, under name: String) -> Bool {
+        switch sensitivity(of: name) {
+        case .none: return false
+        case .listed: return true
+        case .byFragment: return !Self.cannotBeSecret(value)
+        }
+    }
+
+    private enum Sensitivity {
+        case none
+        case listed
+        case byFragment
+    }
+
+    private func sensitivity(of name: String) -> Sensitivity {
         let decoded = name.utf8.contains(UInt8(ascii: "%")) ? (name.removingPercentEncoding ?? name) : name
         let lowered = decoded.lowercased()
-        if Self.exemptNames.contains(lowered) { return false }
-        return names.contains(lowered) || Self.sensitiveFragments.contains { lowered.contains($0) }
+        if Self.exemptNames.contains(lowered) { return .none }
+        if names.contains(lowered) { return .listed }
+        return Self.sensitiveFragments.contains { lowered.contains($0) } ? .byFragment : .none
+    }
+
+    /// `true`, `false`, or a plain decimal number (at most 32 characters).
+    static func cannotBeSecret(_ value: String) -> Bool {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if trimmed == "true" || trimmed == "false" { return true }
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 32 else { return false }
+        var digits = 0
+        for byte in trimmed.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+            case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): continue
+            default: return false
+            }
+        }
+        return digits > 0
     }
 
     // MARK: URLs
@@ -159,7 +203,7 @@ struct Redaction: Sendable {
     /// The headers sorted by name: sensitive values replaced, URLs in values redacted.
     func headers(_ headers: [String: String]) -> [(String, String)] {
         headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
-            if isSensitive(name) { return (name, Self.placeholder) }
+            if isSecret(value, under: name) { return (name, Self.placeholder) }
             return (name, value.contains("?") || value.contains("#") ? urlString(value) : value)
         }
     }
@@ -196,7 +240,11 @@ struct Redaction: Sendable {
         if let object = value as? [String: Any] {
             var result: [String: Any] = [:]
             for (key, element) in object {
-                result[key] = isSensitive(key) ? Self.placeholder : redactingJSON(element, depth: depth + 1)
+                if redacts(element, under: key) {
+                    result[key] = Self.placeholder
+                } else {
+                    result[key] = redactingJSON(element, depth: depth + 1)
+                }
             }
             return result
         }
@@ -204,5 +252,15 @@ struct Redaction: Sendable {
             return array.map { redactingJSON($0, depth: depth + 1) }
         }
         return value
+    }
+
+    /// Whether the JSON `value` under `key` is redacted: a listed key always, a key caught by a
+    /// fragment unless the value is a boolean or a number.
+    private func redacts(_ value: Any, under key: String) -> Bool {
+        switch sensitivity(of: key) {
+        case .none: return false
+        case .listed: return true
+        case .byFragment: return !(value is NSNumber)
+        }
     }
 }

@@ -2,13 +2,19 @@
 ///
 /// - Note: A value type; `Sendable`.
 public struct HTTPRequestInfo: Sendable, Hashable {
-    /// A number unique to this send within its client (a retry is a new send).
+    /// The call's request id, the same as `callID`: one per call, unique in the process. Attempts
+    /// of one call share it; `attempt` tells them apart (`#14.3` in log lines).
     public let id: UInt64
     /// The number of the call this send belongs to: the same for every attempt and replay of one
-    /// call, unique within its client (the request id of log lines and events).
+    /// call, unique in the process (the request id of log lines and events).
     public let callID: UInt64
     /// Which attempt of the call this send is: 1 for the first, 2 for the first retry.
     public let attempt: Int
+
+    /// The request id as log lines show it: `#14` for a first attempt, `#14.3` for the third.
+    public var label: String {
+        attempt > 1 ? "#\(callID).\(attempt)" : "#\(callID)"
+    }
     /// The method.
     public let method: HTTPMethod
     /// The path as the caller gave it (before encoding).

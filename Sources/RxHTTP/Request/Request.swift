@@ -37,7 +37,17 @@ public protocol Request {
     /// Headers of this request, over the client's default headers; default none.
     var headers: [String: String] { get }
 
-    /// Query parameters; nil values are dropped; default none.
+    /// Parameters, as `requestObject(path:parameters:)` takes them: nil values are dropped, and
+    /// they go where `parameterEncoding` says (by default the query for GET, HEAD and DELETE, a
+    /// JSON object body otherwise); default none. A request with a `body` of its own and
+    /// parameters that go in the body fails with `.invalidRequest`.
+    var parameters: [String: Any?] { get }
+
+    /// Where `parameters` go; default `.automatic`.
+    var parameterEncoding: ParameterEncoding { get }
+
+    /// Parameters that always go in the query string, whatever the method, after the path's own
+    /// query and any `parameters` sent there; nil values are dropped; default none.
     var query: [String: Any?] { get }
 
     /// The body; default `EmptyBody()`.
@@ -73,6 +83,8 @@ public protocol Request {
 extension Request {
     public var method: HTTPMethod { .get }
     public var headers: [String: String] { [:] }
+    public var parameters: [String: Any?] { [:] }
+    public var parameterEncoding: ParameterEncoding { .automatic }
     public var query: [String: Any?] { [:] }
     public var body: any RequestBody { EmptyBody() }
     public var timeout: TimeInterval? { nil }

@@ -39,6 +39,8 @@ final class StreamPump: Sendable {
         /// Tells the call the stream is over (with its failure, if any); called once.
         var stop: (@Sendable (HTTPClientError?) -> Void)?
         var headSeen = false
+        /// Body bytes the current attempt received (for the stream's end: events, log line).
+        var receivedBytes = 0
         var chunks: [Data] = []
         var bufferedBytes = 0
         var ended = false
@@ -84,6 +86,7 @@ final class StreamPump: Sendable {
             state.attempt = attempt
             state.stop = stop
             state.headSeen = false
+            state.receivedBytes = 0
             state.chunks = []
             state.bufferedBytes = 0
             state.ended = false
@@ -118,6 +121,7 @@ final class StreamPump: Sendable {
             guard state.attempt == attempt, state.phase != .finished, !state.ended, state.failure == nil else { return false }
             switch part {
             case .success(.body(let data)):
+                state.receivedBytes += data.count
                 state.chunks.append(data)
                 state.bufferedBytes += data.count
                 state.lastChunk = scheduler.now
@@ -183,6 +187,11 @@ final class StreamPump: Sendable {
             return state.idleTimer
         }
         timer?.dispose()
+    }
+
+    /// Body bytes the accepted attempt has received so far.
+    var receivedBytes: Int {
+        state.withLock { $0.receivedBytes }
     }
 
     /// The stop hook, once.

@@ -56,6 +56,30 @@ public final class StubTransport: HTTPTransport {
         stub(where: predicate) { _ in response }
     }
 
+    /// Answers successive requests for `path` (and `method`, if given) with successive `responses`;
+    /// once they are used up, the last one repeats (MockWebServer's `enqueue`, and
+    /// `LoopbackHTTPServer.route(_:_:responses:)`): `[.status(503), .json("{}")]` fails once, then
+    /// succeeds. An empty list answers with the fallback.
+    public func stub(method: HTTPMethod? = nil, path: String, responses: [StubResponse]) {
+        stub(where: { request in
+            (method == nil || request.httpMethod == method?.rawValue) && request.url?.path == path
+        }, responses: responses)
+    }
+
+    /// Answers successive requests for which `predicate` is true with successive `responses`, the
+    /// last one repeating.
+    public func stub(where predicate: @escaping @Sendable (URLRequest) -> Bool, responses: [StubResponse]) {
+        let queue = LockedState<[StubResponse]>.make(responses)
+        let fallback = fallback
+        stub(where: predicate) { _ in
+            queue.withLock { queue in
+                guard let first = queue.first else { return fallback }
+                if queue.count > 1 { queue.removeFirst() }
+                return first
+            }
+        }
+    }
+
     /// Answers requests for which `predicate` is true with what `respond` makes of them.
     public func stub(
         where predicate: @escaping @Sendable (URLRequest) -> Bool,

@@ -360,7 +360,7 @@ final class CallStateMachineTests: XCTestCase {
         _ = machine.transportAnswered(attempt: 1, .success(response))
         guard case .open = answered(&machine, .deliver(response), stream: true) else { return XCTFail() }
         guard case .none = machine.terminate(.deadline) else { return XCTFail("the deadline does not bound a delivered body") }
-        guard case .streamEnded(nil, let release) = machine.streamEnded(failure: nil) else { return XCTFail() }
+        guard case .streamEnded(nil, _, let release) = machine.streamEnded(failure: nil) else { return XCTFail() }
         release.forEach { $0.dispose() }
         XCTAssertTrue(machine.isFinished)
 
@@ -371,7 +371,7 @@ final class CallStateMachineTests: XCTestCase {
         _ = cut.transportAnswered(attempt: 1, .success(response))
         _ = answered(&cut, .deliver(response), stream: true)
         guard case .end(let ending) = cut.terminate(.cancelled) else { return XCTFail() }
-        XCTAssertTrue(ending.wasStreaming)
+        XCTAssertNotNil(ending.stream)
     }
 
     func testEndingTwiceEndsOnce() {

@@ -49,7 +49,7 @@ final class ClientEventsTests: RxTestCase {
         let seen = events.value
         XCTAssertEqual(seen.map { describe($0.kind) }, [
             "started", "attempt 1", "response 1 503 1s", "retry 2 in 2s after unacceptableStatusCode 503",
-            "wait ended timer 2s", "attempt 2", "response 2 200 1s", "completed success(statusCode: 200) 4s 2",
+            "wait ended timer 2s", "attempt 2", "response 2 200 1s", "completed 200 4s 2",
         ])
         XCTAssertEqual(Set(seen.compactMap(\.requestID)).count, 1)
         XCTAssertEqual(seen.first?.method, .get)
@@ -65,7 +65,7 @@ final class ClientEventsTests: RxTestCase {
         _ = scheduler.start { client.rx.request(RawText(path: "/x")).asObservable() }
         subscription.dispose()
         XCTAssertEqual(events.value.map { describe($0.kind) }, [
-            "started", "attempt 1", "failed 1 transport notSent", "completed failure(code: RxHTTP.HTTPClientError.Code.transport, statusCode: nil, phase: RxHTTP.HTTPClientError.Phase.notSent) 1s 1",
+            "started", "attempt 1", "failed 1 transport notSent", "completed transport (not sent) 1s 1",
         ])
     }
 
@@ -161,5 +161,25 @@ final class ClientEventsTests: RxTestCase {
         guard case .next(let response)? = observer.events.first?.value else { return XCTFail("\(observer.events)") }
         XCTAssertEqual(response.body, Data("hi".utf8))
         XCTAssertEqual(response.value(forHTTPHeaderField: "x-a"), "1")
+    }
+}
+
+/// What `print(event)` shows: words and numbers, never `Optional(...)` or a type path.
+final class ClientEventDescriptionTests: XCTestCase {
+    func testEventsPrintReadably() {
+        let url = "https://api.test/users?token=<redacted>"
+        let completed = HTTPClientEvent(
+            requestID: 14, method: .get, url: url, timestamp: Date(),
+            kind: .completed(.failure(code: .unacceptableStatusCode, statusCode: 503, phase: .responded), duration: 1.5836650133132935, attempts: 7)
+        )
+        XCTAssertEqual("\(completed)", "#14 GET \(url): 503 unacceptableStatusCode after 7 attempts in 1.58 s")
+        let failed = HTTPClientEvent(requestID: 3, method: .post, url: nil, timestamp: Date(),
+                                     kind: .attemptFailed(attempt: 2, code: .transport, phase: .notSent, duration: 0.0123))
+        XCTAssertEqual("\(failed)", "#3 POST: attempt 2: transport (not sent) after 0.0123 s")
+        XCTAssertEqual("\(HTTPClientEvent.Kind.completed(.success(statusCode: 200), duration: 0.25, attempts: 1))", "200 after 1 attempt in 0.25 s")
+        XCTAssertEqual("\(HTTPClientError.Code.timedOut)", "timedOut")
+        for event in ["\(completed)", "\(failed)"] {
+            XCTAssertFalse(event.contains("Optional") || event.contains("RxHTTP."), event)
+        }
     }
 }

@@ -91,8 +91,11 @@ final class ClientPluginTests: LoopbackClientTestCase {
         XCTAssertNotNil(success(result(of: single)))
         let text = lines.lines.joined(separator: "\n")
         XCTAssertEqual(lines.lines.count, 2, text)
-        XCTAssertTrue(lines.lines[0].hasPrefix("--> #1 GET http://127.0.0.1:"), text)
-        XCTAssertTrue(lines.lines[1].hasPrefix("<-- #1 200 GET http://127.0.0.1:"), text)
+        // Request ids are unique in the process: whatever this one is, both lines carry it.
+        let id = lines.lines[0].split(separator: " ").dropFirst().first.map(String.init) ?? "?"
+        XCTAssertTrue(id.hasPrefix("#") && !id.contains("."), text)
+        XCTAssertTrue(lines.lines[0].hasPrefix("--> \(id) GET http://127.0.0.1:"), text)
+        XCTAssertTrue(lines.lines[1].hasPrefix("<-- \(id) 200 GET http://127.0.0.1:"), text)
         XCTAssertTrue(text.contains("page=1"), text)
         XCTAssertTrue(text.contains(" ms, 19 bytes"), text)
         for secret in ["tok123", "key456", "bearer789", "cookie000", "s3cr3t"] {

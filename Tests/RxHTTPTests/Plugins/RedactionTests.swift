@@ -106,3 +106,34 @@ final class RedactionRuleTests: LoopbackClientTestCase {
         XCTAssertEqual(urlError.code, .cannotConnectToHost)
     }
 }
+
+/// What redaction leaves alone: what cannot be a secret.
+final class RedactionKeepsWhatIsNotSecretTests: XCTestCase {
+    func testCORSAndChallengeHeadersAreNotRedacted() {
+        let headers = Redaction.standard.headers([
+            "Access-Control-Allow-Credentials": "true",
+            "Access-Control-Allow-Headers": "Authorization, Content-Type",
+            "WWW-Authenticate": #"Bearer error="invalid_token""#,
+            "Authorization": "Bearer s3cret",
+            "X-Auth-Retries": "3",
+            "X-Session-Id": "abc123",
+        ])
+        let values = Dictionary(uniqueKeysWithValues: headers)
+        XCTAssertEqual(values["Access-Control-Allow-Credentials"], "true")
+        XCTAssertEqual(values["Access-Control-Allow-Headers"], "Authorization, Content-Type")
+        XCTAssertEqual(values["WWW-Authenticate"], #"Bearer error="invalid_token""#)
+        XCTAssertEqual(values["X-Auth-Retries"], "3", "a number under a name caught by a fragment is no secret")
+        XCTAssertEqual(values["Authorization"], "<redacted>")
+        XCTAssertEqual(values["X-Session-Id"], "<redacted>")
+    }
+
+    func testJSONBooleansAndNumbersUnderFragmentNamesStayButListedKeysAndStringsGo() throws {
+        let body = #"{"authenticated":true,"session_count":4,"session":"s3cret","api_key":12345,"token_type":"bearer"}"#
+        let text = try XCTUnwrap(Redaction.standard.json(Data(body.utf8)))
+        XCTAssertTrue(text.contains(#""authenticated":true"#), text)
+        XCTAssertTrue(text.contains(#""session_count":4"#), text)
+        XCTAssertTrue(text.contains(#""session":"<redacted>""#), text)
+        XCTAssertTrue(text.contains(#""api_key":"<redacted>""#), "a listed key is redacted even when numeric: \(text)")
+        XCTAssertTrue(text.contains(#""token_type":"<redacted>""#), text)
+    }
+}

@@ -20,6 +20,7 @@ extension HTTPCall {
                 result = plugin.process(result, info: transmission.info)
             }
         }
+        let seen = result
         var decision: CallStateMachine.Decision?
         var index = attempt.passed
         while decision == nil, index > 0 {
@@ -42,6 +43,11 @@ extension HTTPCall {
         case (let decided?, _): final = decided
         case (nil, .success(let response)): final = .deliver(response)
         case (nil, .failure(let error)): final = .fail(error)
+        }
+        if transmission != nil {
+            for observer in observers {
+                observer.attemptDidEnd(seen, for: self)
+            }
         }
         if let pump = plan.stream {
             if case .deliver = final {} else {
@@ -79,7 +85,7 @@ extension HTTPCall {
     }
 
     /// Tells the events how the transport answered attempt `number`.
-    private func emitAnswer(_ result: Result<HTTPResponse, HTTPClientError>, attempt number: Int, sentAt: Date) {
+    func emitAnswer(_ result: Result<HTTPResponse, HTTPClientError>, attempt number: Int, sentAt: Date) {
         emit({
             let duration = max(0, client.clock.now.timeIntervalSince(sentAt))
             switch result {

@@ -21,15 +21,15 @@ extension HTTPCall {
         context.elapsed = max(0, client.clock.now.timeIntervalSince(startedAt))
         switch decode(response, context) {
         case .success(let delivery):
-            let isStream = plan.stream != nil
             core.withLock { $0.receiver = nil }
-            if !isStream {
-                emitCompleted(.success(()), bodyBytes: response.body.count)
+            guard plan.stream == nil else {
+                // A stream's head: the call ends with its body (`streamEnded`).
+                delivery()
+                return
             }
+            finished(.success(response.statusCode), bodyBytes: response.body.count)
             delivery()
-            if !isStream {
-                client.callFinished(id: id)
-            }
+            client.callFinished(id: id)
         case .failure(let error):
             fail(error, inline: true)
         }
@@ -37,12 +37,9 @@ extension HTTPCall {
 
     /// Fails the call with `error` (its attempts counted) on the callback context.
     func fail(_ error: HTTPClientError, inline: Bool) {
-        var error = error
-        error.attempts = sends
-        error.isSafeToRepeat = plan.idempotency.allowsRepeatAfterSending(plan.method, idempotentMethods: plan.policy.retryableMethods)
-        let failure = error
+        let failure = counted(error)
         onCallbackContext(inline: inline) { [self] in
-            emitCompleted(.failure(failure))
+            finished(.failure(failure), bodyBytes: failure.body?.count)
             takeReceiver()?.fail(failure)
             client.callFinished(id: id)
         }
@@ -60,9 +57,11 @@ extension HTTPCall {
     /// progress owed a `didReceive`, and fails it on the callback context.
     func end(_ ending: CallStateMachine.Ending) {
         ending.release.forEach { $0.dispose() }
-        var error = terminationError(ending.reason, wasSending: ending.wasSending)
+        let error = counted(terminationError(ending.reason, wasSending: ending.wasSending))
         if let unwind = ending.unwind {
             if let transmission = unwind.transmission {
+                // Every attempt that started ends, for the events and the observers too.
+                emitAnswer(.failure(error), attempt: unwind.attempt.number, sentAt: transmission.sentAt)
                 for plugin in client.plugins {
                     plugin.didReceive(.failure(error), request: transmission.request, info: transmission.info)
                 }
@@ -72,39 +71,77 @@ extension HTTPCall {
                 index -= 1
                 _ = interceptors[index].didReceive(.failure(error), for: self)
             }
+            if unwind.transmission != nil {
+                for observer in observers {
+                    observer.attemptDidEnd(.failure(error), for: self)
+                }
+            }
         }
-        if let stream = ending.stream {
+        if ending.stream != nil {
+            // The reader left, or the grace period ended: the body is over, its reader is told.
             plan.stream?.fail(error)
-            tellPluginsStreamEnded(stream, failure: error)
+            finished(.failure(error), bodyBytes: plan.stream?.receivedBytes)
+            client.callFinished(id: id)
+            return
         }
-        error.attempts = sends
-        error.isSafeToRepeat = plan.idempotency.allowsRepeatAfterSending(plan.method, idempotentMethods: plan.policy.retryableMethods)
-        let failure = error
         onCallbackContext(inline: false) { [self] in
-            emitCompleted(.failure(failure))
-            takeReceiver()?.fail(failure)
+            finished(.failure(error), bodyBytes: nil)
+            takeReceiver()?.fail(error)
             client.callFinished(id: id)
         }
     }
 
-    /// A delivered stream's body ended: the plugins and the events hear of the whole stream.
+    /// A delivered stream's body ended (or failed, or overflowed): the call is over.
     func streamEnded(_ transmission: CallStateMachine.Transmission, failure: HTTPClientError?) {
-        tellPluginsStreamEnded(transmission, failure: failure)
-        emitCompleted(failure.map { .failure($0) } ?? .success(()), bodyBytes: plan.stream?.receivedBytes)
+        finished(failure.map { .failure(counted($0)) } ?? .success(core.withLock { $0.machine.lastStatus } ?? 200),
+                 bodyBytes: plan.stream?.receivedBytes)
         client.callFinished(id: id)
     }
 
-    private func tellPluginsStreamEnded(_ transmission: CallStateMachine.Transmission, failure: HTTPClientError?) {
+    /// `error` with the call's attempts and whether the request may be repeated.
+    private func counted(_ error: HTTPClientError) -> HTTPClientError {
+        var error = error
+        error.attempts = sends
+        error.isSafeToRepeat = plan.idempotency.allowsRepeatAfterSending(plan.method, idempotentMethods: plan.policy.retryableMethods)
+        return error
+    }
+
+    /// The call is over: the observing interceptors (`callDidFinish`), the plugins (`didFinish`) and
+    /// the events (`.completed`) hear of it, once, with the same summary.
+    ///
+    /// - Parameter outcome: The status delivered, or the failure.
+    private func finished(_ outcome: Result<Int, HTTPClientError>, bodyBytes: Int?) {
         let plugins = client.plugins
-        guard !plugins.isEmpty else { return }
-        let end = HTTPStreamEnd(
-            bytes: plan.stream?.receivedBytes ?? 0,
-            duration: max(0, client.clock.now.timeIntervalSince(transmission.sentAt)),
-            failure: failure
+        let listening = client.eventHub.isActive
+        guard listening || !plugins.isEmpty || !observers.isEmpty else { return }
+        let duration = max(0, client.clock.now.timeIntervalSince(startedAt))
+        let attempts = sends
+        let summary = HTTPCallSummary(
+            outcome: outcome, duration: duration, attempts: attempts, bodyBytes: bodyBytes, isStream: plan.stream != nil
         )
-        for plugin in plugins {
-            plugin.didEndStream(end, info: transmission.info)
+        for observer in observers {
+            observer.callDidFinish(summary, for: self)
         }
+        if !plugins.isEmpty {
+            let info = HTTPRequestInfo(
+                id: id, method: plan.method, path: plan.path, authorizationType: plan.authorizationType,
+                declaresAuthorization: plan.declaresAuthorization, requestName: plan.requestName, callID: id,
+                attempt: max(1, attempt)
+            )
+            for plugin in plugins {
+                plugin.didFinish(summary, info: info)
+            }
+        }
+        guard listening else { return }
+        let result: HTTPClientEvent.Outcome
+        switch outcome {
+        case .success(let status): result = .success(statusCode: status)
+        case .failure(let error): result = .failure(code: error.code, statusCode: error.statusCode, phase: error.phase)
+        }
+        client.eventHub.emit(HTTPClientEvent(
+            requestID: id, method: plan.method, url: redactedURL(), timestamp: client.clock.now,
+            kind: .completed(result, duration: duration, attempts: attempts), bodyBytes: bodyBytes
+        ))
     }
 
     /// Runs `work` where completions run: here if the event came from a transport that calls back
@@ -180,22 +217,5 @@ extension HTTPCall {
         let redacted = Redaction.standard.url(url)
         core.withLock { $0.redactedURL = redacted }
         return redacted
-    }
-
-    func emitCompleted(_ result: Result<Void, HTTPClientError>, bodyBytes: Int? = nil) {
-        guard client.eventHub.isActive else { return }
-        let outcome: HTTPClientEvent.Outcome
-        switch result {
-        case .success:
-            outcome = .success(statusCode: core.withLock { $0.machine.lastStatus } ?? 200)
-        case .failure(let error):
-            outcome = .failure(code: error.code, statusCode: error.statusCode, phase: error.phase)
-        }
-        let duration = max(0, client.clock.now.timeIntervalSince(startedAt))
-        let event = HTTPClientEvent(
-            requestID: id, method: plan.method, url: redactedURL(), timestamp: client.clock.now,
-            kind: .completed(outcome, duration: duration, attempts: sends), bodyBytes: bodyBytes
-        )
-        client.eventHub.emit(event)
     }
 }

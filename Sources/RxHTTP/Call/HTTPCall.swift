@@ -60,6 +60,8 @@ public final class HTTPCall: @unchecked Sendable {
     let interceptors: [any HTTPInterceptor]
     /// For each interceptor, its fast path if it has one (the built-ins).
     let immediates: [(any ImmediateInterceptor)?]
+    /// The configuration's interceptors, told of every attempt's and the call's end.
+    let observers: [any HTTPInterceptor]
     let core: LockedState<Core>
 
     init(client: HTTPClient, id: UInt64, plan: Plan, chain: InterceptorChain, receiver: Receiver) {
@@ -68,6 +70,7 @@ public final class HTTPCall: @unchecked Sendable {
         self.plan = plan
         self.interceptors = chain.interceptors
         self.immediates = chain.immediates
+        self.observers = chain.observers
         let now = client.clock.now
         self.startedAt = now
         self.deadline = plan.policy.deadline.map { now.addingTimeInterval($0) }

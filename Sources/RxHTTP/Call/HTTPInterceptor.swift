@@ -69,6 +69,23 @@ public protocol HTTPInterceptor: Sendable {
     ///   - call: The call the attempt belongs to.
     /// - Returns: What the call does next (see `HTTPInterceptorVerdict`).
     func didReceive(_ result: Result<HTTPResponse, HTTPClientError>, for call: HTTPCall) -> HTTPInterceptorVerdict
+
+    /// Observes how an attempt that went to the transport ended, whichever interceptor decided about
+    /// it: called for every interceptor of `Configuration.interceptors`, after the decision round,
+    /// and for an attempt cut short (cancelled, past the deadline, shut down) with that failure.
+    /// What a tracer or a meter needs, since `didReceive` does not come for an attempt an interceptor
+    /// closer to the network (the retry policy) decided about.
+    ///
+    /// - Parameters:
+    ///   - result: The attempt's result as the interceptors saw it (after the plugins' `process`).
+    ///   - call: The call; `call.attempt` is the attempt's number.
+    func attemptDidEnd(_ result: Result<HTTPResponse, HTTPClientError>, for call: HTTPCall)
+
+    /// Observes the end of the call — delivered, failed or cancelled; a stream when its body ended —
+    /// once, for every interceptor of `Configuration.interceptors`, also for a call that never
+    /// reached this interceptor's `prepare` (refused, cancelled while held). Runs before the
+    /// caller's completion.
+    func callDidFinish(_ summary: HTTPCallSummary, for call: HTTPCall)
 }
 
 extension HTTPInterceptor {
@@ -86,6 +103,12 @@ extension HTTPInterceptor {
     public func didReceive(_ result: Result<HTTPResponse, HTTPClientError>, for call: HTTPCall) -> HTTPInterceptorVerdict {
         .proceed
     }
+
+    /// Nothing to observe.
+    public func attemptDidEnd(_ result: Result<HTTPResponse, HTTPClientError>, for call: HTTPCall) {}
+
+    /// Nothing to observe.
+    public func callDidFinish(_ summary: HTTPCallSummary, for call: HTTPCall) {}
 }
 
 /// What an interceptor decides before an attempt.

@@ -14,9 +14,12 @@ protocol ImmediateInterceptor: HTTPInterceptor {
 struct InterceptorChain: Sendable {
     let interceptors: [any HTTPInterceptor]
     let immediates: [(any ImmediateInterceptor)?]
+    /// The configuration's interceptors, which observe attempts and calls (the built-ins do not).
+    let observers: [any HTTPInterceptor]
 
-    init(_ interceptors: [any HTTPInterceptor]) {
+    init(_ interceptors: [any HTTPInterceptor], observers: [any HTTPInterceptor]) {
         self.interceptors = interceptors
         self.immediates = interceptors.map { $0 as? any ImmediateInterceptor }
+        self.observers = observers
     }
 }

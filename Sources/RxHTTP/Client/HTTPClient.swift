@@ -173,9 +173,10 @@ public final class HTTPClient: Sendable {
         self.authenticator = authenticator
         self.clock = configuration.scheduler
         let builtIns: [any HTTPInterceptor] = [suspension, RetryInterceptor(), HostProtectionInterceptor()]
-        self.unsignedChain = InterceptorChain(configuration.interceptors + builtIns)
+        self.unsignedChain = InterceptorChain(configuration.interceptors + builtIns, observers: configuration.interceptors)
         self.signedChain = InterceptorChain(
-            configuration.interceptors + builtIns + (authenticator.map { [AuthenticationInterceptor(authenticator: $0)] } ?? [])
+            configuration.interceptors + builtIns + (authenticator.map { [AuthenticationInterceptor(authenticator: $0)] } ?? []),
+            observers: configuration.interceptors
         )
         self.transportOptions = HTTPTransportOptions(
             redirectPolicy: configuration.redirectPolicy, maxResponseBodySize: configuration.maxResponseBodySize

@@ -8,7 +8,8 @@ import Foundation
 /// the exchange, `didReceive` with the result as the caller would see it before decoding (a status
 /// outside the acceptable ones is already a `.unacceptableStatusCode` failure), then `process`,
 /// which may replace that result before the interceptors decide about it. Every `willSend` is
-/// followed by exactly one `didReceive`, also for a cancelled request.
+/// followed by exactly one `didReceive`, also for a cancelled request; every call ends with one
+/// `didFinish` (a stream's when its body ends).
 ///
 /// - Note: `prepare` and `willSend` run on the thread that starts the send (the caller's, the one
 ///   calling `resume()` for a held request, or the one that ended a wait); `didReceive` and
@@ -32,27 +33,34 @@ public protocol HTTPPlugin: Sendable {
     /// Returns the result to decode and deliver; may turn a failure into a response or back.
     func process(_ result: Result<HTTPResponse, HTTPClientError>, info: HTTPRequestInfo) -> Result<HTTPResponse, HTTPClientError>
 
-    /// A streamed response's body ended — to its end, failed, or left by its reader — with what the
-    /// whole stream took (its head's `didReceive` came earlier). Called once per delivered stream.
-    func didEndStream(_ end: HTTPStreamEnd, info: HTTPRequestInfo)
+    /// The call is over — delivered, failed, cancelled; a stream when its body ended — with what the
+    /// whole call took. Called once per call, after the last `didReceive`, before the completion.
+    func didFinish(_ summary: HTTPCallSummary, info: HTTPRequestInfo)
 }
 
-/// How a streamed body ended, for plugins: its size, its length in time and its failure.
+/// How a call ended, for plugins (and the same as its `.completed` event).
 ///
 /// - Note: A value type; `Sendable`.
-public struct HTTPStreamEnd: Sendable {
-    /// Every byte of the body received.
-    public let bytes: Int
-    /// Seconds from the attempt's send to the body's end.
+public struct HTTPCallSummary: Sendable {
+    /// The status delivered, or the failure.
+    public let outcome: Result<Int, HTTPClientError>
+    /// Seconds from the call's start to its end (a stream's: its body's end), retries and waits
+    /// included.
     public let duration: TimeInterval
-    /// Why it ended early (`.cancelled` when its reader left); nil when the body ended.
-    public let failure: HTTPClientError?
+    /// How many times the request went to the transport.
+    public let attempts: Int
+    /// The answer's body bytes (a stream's: every byte of it), when there was one.
+    public let bodyBytes: Int?
+    /// Whether the body was streamed.
+    public let isStream: Bool
 
-    /// Creates an end.
-    public init(bytes: Int, duration: TimeInterval, failure: HTTPClientError?) {
-        self.bytes = bytes
+    /// Creates a summary.
+    public init(outcome: Result<Int, HTTPClientError>, duration: TimeInterval, attempts: Int, bodyBytes: Int?, isStream: Bool) {
+        self.outcome = outcome
         self.duration = duration
-        self.failure = failure
+        self.attempts = attempts
+        self.bodyBytes = bodyBytes
+        self.isStream = isStream
     }
 }
 
@@ -69,5 +77,5 @@ extension HTTPPlugin {
         result
     }
 
-    public func didEndStream(_ end: HTTPStreamEnd, info: HTTPRequestInfo) {}
+    public func didFinish(_ summary: HTTPCallSummary, info: HTTPRequestInfo) {}
 }

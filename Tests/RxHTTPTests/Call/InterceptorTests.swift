@@ -114,6 +114,51 @@ final class InterceptorTests: LoopbackClientTestCase {
         // each call numbered its own attempts from 1
         XCTAssertEqual(server.requests(to: "/x").map { $0.header("X-Stamp") }, ["1", "2", "1"])
     }
+
+    func testObserversHearEveryAttemptEvenOnesTheRetryPolicyDecidedAndTheCallsEndOnce() {
+        server.route(.get, "/x", responses: [.status(503), .status(503), .text("ok")])
+        let watcher = Watcher()
+        let client = client([watcher], policy: RetryPolicy(maxAttempts: 3, delay: .immediate))
+        XCTAssertEqual(success(text(client)), "ok")
+        // didReceive saw only what the retry policy let out; attemptDidEnd saw all three
+        XCTAssertEqual(watcher.attempts, ["1:503", "2:503", "3:200"])
+        XCTAssertEqual(watcher.finished, ["200 after 3"])
+
+        server.route(.get, "/missing", .status(404))
+        XCTAssertEqual(failure(text(client, "/missing"))?.code, .unacceptableStatusCode)
+        XCTAssertEqual(watcher.finished.last, "unacceptableStatusCode after 1")
+    }
+
+    func testObserversHearACancelledAttemptAndACallCancelledWhileHeld() {
+        server.route(.get, "/slow", LoopbackHTTPResponse.text("late").delayed(by: 2))
+        let watcher = Watcher()
+        let client = client([watcher])
+        let inFlight = client.rx.request(Text(path: "/slow")).subscribe(onSuccess: { _ in XCTFail("delivered after dispose") })
+        XCTAssertTrue(waitUntil(timeout: 2) { self.server.requests.count == 1 })
+        inFlight.dispose()
+        XCTAssertTrue(waitUntil(timeout: 2) { watcher.finished.count == 1 })
+        XCTAssertEqual(watcher.attempts, ["1:cancelled"])
+        XCTAssertEqual(watcher.finished, ["cancelled after 1"])
+
+        // held by an interceptor further in: never sent, so no attempt; the call still ends once
+        let holder = Holder()
+        let holding = self.client([watcher, holder])
+        let held = holding.rx.request(Text(path: "/slow")).subscribe(onSuccess: { _ in XCTFail("delivered after dispose") })
+        XCTAssertTrue(waitUntil(timeout: 2) { holder.waiting == 1 })
+        held.dispose()
+        XCTAssertTrue(waitUntil(timeout: 2) { watcher.finished.count == 2 })
+        XCTAssertEqual(watcher.attempts, ["1:cancelled"])
+        XCTAssertEqual(watcher.finished.last, "cancelled after 0")
+    }
+
+    func testObserversHearACallRefusedAtItsStart() {
+        let watcher = Watcher()
+        let client = client([watcher])
+        XCTAssertNotNil(result(of: client.shutdown(gracePeriod: 0).andThen(Single.just(()))))
+        XCTAssertEqual(failure(text(client))?.code, .shutdown)
+        XCTAssertEqual(watcher.prepared, 0)
+        XCTAssertEqual(watcher.finished, ["shutdown after 0"])
+    }
 }
 
 private struct Text: Request {
@@ -216,5 +261,37 @@ private struct Stamper: HTTPInterceptor {
         stamped.setValue(String(stamp), forHTTPHeaderField: "X-Stamp")
         completion(.proceed(stamped))
         return nil
+    }
+}
+
+/// Records what the observation hooks hear.
+private final class Watcher: HTTPInterceptor {
+    private let state = Mutex<(prepared: Int, attempts: [String], finished: [String])>((0, [], []))
+    var prepared: Int { state.withLock { $0.prepared } }
+    var attempts: [String] { state.withLock { $0.attempts } }
+    var finished: [String] { state.withLock { $0.finished } }
+
+    func prepare(_ request: URLRequest, for call: HTTPCall, completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void) -> Disposable? {
+        state.withLock { $0.prepared += 1 }
+        completion(.proceed(request))
+        return nil
+    }
+
+    func attemptDidEnd(_ result: Result<HTTPResponse, HTTPClientError>, for call: HTTPCall) {
+        let outcome: String
+        switch result {
+        case .success(let response): outcome = String(response.statusCode)
+        case .failure(let error): outcome = error.statusCode.map(String.init) ?? error.code.rawValue
+        }
+        state.withLock { $0.attempts.append("\(call.attempt):\(outcome)") }
+    }
+
+    func callDidFinish(_ summary: HTTPCallSummary, for call: HTTPCall) {
+        let outcome: String
+        switch summary.outcome {
+        case .success(let status): outcome = String(status)
+        case .failure(let error): outcome = error.code.rawValue
+        }
+        state.withLock { $0.finished.append("\(outcome) after \(summary.attempts)") }
     }
 }

@@ -1,10 +1,45 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
-// The library has no package dependencies: only the toolchain (Foundation,
-// FoundationNetworking on Linux, Dispatch, Synchronization, Glibc/Darwin).
-// Benchmarks live in their own package under Benchmarks/.
+// The library has no package dependencies by default: only the toolchain (Foundation,
+// FoundationNetworking on Linux, Dispatch, Synchronization, Glibc/Darwin). Each integration is an
+// opt-in package trait (SE-0450) whose dependencies are used only under a `.when(traits:)` condition
+// and whose code sits under `#if <Trait>`: with no trait enabled a consumer resolves nothing.
+//
+//   .package(url: "…/RxNetworkKit.git", from: "…", traits: ["AsyncHTTPClient", "Logging"])
+//
+// Benchmarks and the fuzzers are sibling packages (Benchmarks/, Fuzz/).
 let strictSettings: [SwiftSetting] = []
+
+/// A product of `package`, used only when `trait` (or one of `traits`) is enabled.
+func dependency(_ product: String, _ package: String, trait: String, or traits: String...) -> Target.Dependency {
+    .product(name: product, package: package, condition: .when(traits: Set([trait] + traits)))
+}
+
+let asyncHTTPClient = "AsyncHTTPClient"
+let logging = "Logging"
+let metrics = "Metrics"
+let tracing = "Tracing"
+let serviceLifecycle = "ServiceLifecycle"
+
+/// What the AsyncHTTPClient transport is built on.
+let transportDependencies: [Target.Dependency] = [
+    dependency("AsyncHTTPClient", "async-http-client", trait: asyncHTTPClient),
+    dependency("NIOCore", "swift-nio", trait: asyncHTTPClient),
+    dependency("NIOPosix", "swift-nio", trait: asyncHTTPClient),
+    dependency("NIOHTTP1", "swift-nio", trait: asyncHTTPClient),
+    dependency("NIOConcurrencyHelpers", "swift-nio", trait: asyncHTTPClient),
+    dependency("NIOHTTPCompression", "swift-nio-extras", trait: asyncHTTPClient),
+]
+
+/// The server-Swift integrations of RxHTTP.
+let integrationDependencies: [Target.Dependency] = [
+    dependency("Logging", "swift-log", trait: logging),
+    dependency("Metrics", "swift-metrics", trait: metrics),
+    dependency("Tracing", "swift-distributed-tracing", trait: tracing),
+    dependency("Instrumentation", "swift-distributed-tracing", trait: tracing),
+    dependency("ServiceLifecycle", "swift-service-lifecycle", trait: serviceLifecycle),
+]
 
 let package = Package(
     name: "RxNetworkKit",
@@ -16,21 +51,54 @@ let package = Package(
         .library(name: "RxReachability", targets: ["RxReachability"]),
         .library(name: "RxHTTP", targets: ["RxHTTP"]),
         .library(name: "RxTesting", targets: ["RxTesting"]),
+        // Empty without the trait `AsyncHTTPClient`.
+        .library(name: "RxNetworkKitAsyncHTTPClient", targets: ["RxNetworkKitAsyncHTTPClient"]),
+    ],
+    traits: [
+        .trait(name: asyncHTTPClient, description: "AsyncHTTPClientTransport (product RxNetworkKitAsyncHTTPClient): SwiftNIO instead of URLSession"),
+        .trait(name: logging, description: "NetworkLoggerPlugin(logger:) for a swift-log Logger"),
+        .trait(name: metrics, description: "HTTPClientMetrics: the client's events as swift-metrics with OpenTelemetry's HTTP client names"),
+        .trait(name: tracing, description: "TracingInterceptor: a swift-distributed-tracing span per call, traceparent on every attempt"),
+        .trait(name: serviceLifecycle, description: "HTTPClientService: the client as a swift-service-lifecycle Service"),
+        .default(enabledTraits: []),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(name: "RxCore", swiftSettings: strictSettings),
         .target(name: "RxReachability", dependencies: ["RxCore"], swiftSettings: strictSettings),
-        .target(name: "RxHTTP", dependencies: ["RxCore", "RxReachability"], swiftSettings: strictSettings),
+        .target(name: "RxHTTP", dependencies: ["RxCore", "RxReachability"] + integrationDependencies, swiftSettings: strictSettings),
         .target(
             name: "RxNetworkKit",
             dependencies: ["RxCore", "RxReachability", "RxHTTP"],
             swiftSettings: strictSettings
         ),
         .target(name: "RxTesting", dependencies: ["RxCore", "RxHTTP"], swiftSettings: strictSettings),
+        .target(
+            name: "RxNetworkKitAsyncHTTPClient",
+            dependencies: ["RxCore", "RxHTTP"] + transportDependencies,
+            swiftSettings: strictSettings
+        ),
 
         .executableTarget(
             name: "RxNetworkKitDemo",
-            dependencies: ["RxNetworkKit", "RxTesting"],
+            dependencies: [
+                "RxNetworkKit", "RxTesting", "RxNetworkKitAsyncHTTPClient",
+                dependency("Logging", "swift-log", trait: logging, or: serviceLifecycle),
+                dependency("InMemoryLogging", "swift-log", trait: logging),
+                dependency("Metrics", "swift-metrics", trait: metrics),
+                dependency("MetricsTestKit", "swift-metrics", trait: metrics),
+                dependency("Tracing", "swift-distributed-tracing", trait: tracing),
+                dependency("InMemoryTracing", "swift-distributed-tracing", trait: tracing),
+                dependency("ServiceLifecycle", "swift-service-lifecycle", trait: serviceLifecycle),
+            ],
             path: "Examples/RxNetworkKitDemo",
             swiftSettings: strictSettings
         ),
@@ -49,19 +117,52 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // A daemon in a ServiceGroup: SIGTERM drains the client (trait ServiceLifecycle; without it
+        // it says how to build it).
+        .executableTarget(
+            name: "RxNetworkKitDaemon",
+            dependencies: [
+                "RxNetworkKit", "RxTesting",
+                dependency("ServiceLifecycle", "swift-service-lifecycle", trait: serviceLifecycle),
+                dependency("Logging", "swift-log", trait: serviceLifecycle),
+            ],
+            path: "Examples/RxNetworkKitDaemon",
+            swiftSettings: strictSettings
+        ),
+
         .testTarget(name: "RxCoreTests", dependencies: ["RxCore", "RxTesting"], swiftSettings: strictSettings),
         .testTarget(
             name: "RxReachabilityTests",
             dependencies: ["RxReachability", "RxTesting"],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "RxHTTPTests", dependencies: ["RxHTTP", "RxTesting"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "RxHTTPTests",
+            dependencies: [
+                "RxHTTP", "RxTesting",
+                dependency("Logging", "swift-log", trait: logging, or: serviceLifecycle),
+                dependency("InMemoryLogging", "swift-log", trait: logging),
+                dependency("Metrics", "swift-metrics", trait: metrics),
+                dependency("MetricsTestKit", "swift-metrics", trait: metrics),
+                dependency("Tracing", "swift-distributed-tracing", trait: tracing),
+                dependency("Instrumentation", "swift-distributed-tracing", trait: tracing),
+                dependency("InMemoryTracing", "swift-distributed-tracing", trait: tracing),
+                dependency("ServiceLifecycle", "swift-service-lifecycle", trait: serviceLifecycle),
+                dependency("ServiceLifecycleTestKit", "swift-service-lifecycle", trait: serviceLifecycle),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "RxNetworkKitTests",
             dependencies: ["RxNetworkKit", "RxTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "RxTestingTests", dependencies: ["RxTesting", "RxHTTP"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "RxNetworkKitAsyncHTTPClientTests",
+            dependencies: ["RxNetworkKitAsyncHTTPClient", "RxNetworkKit", "RxTesting"] + transportDependencies,
+            swiftSettings: strictSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,9 @@
 # code that does not build. Each block becomes the main.swift of its own executable target in a
 # throwaway package that depends on this one. Names the blocks share — `client`, `bag`, `User` —
 # are declared before a block that uses them without declaring them. Nothing is run.
-# Usage: .ci/check-readme.sh
+# Blocks that import a trait's module (RxNetworkKitAsyncHTTPClient, Logging, Metrics, Tracing,
+# ServiceLifecycle) are built in a second package that enables every trait.
+# Usage: [READMECHECK_SCRATCH=<build folder of the all-traits build>] .ci/check-readme.sh
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$root/.build/readme-check"
@@ -19,9 +21,11 @@ awk -v dir="$work/blocks" '
 ' "$root/README.md"
 
 targets=""
-transportTargets=""
-transportWork="$root/.build/readme-check-transport"
-rm -rf "$transportWork/Sources"
+traitTargets=""
+traitWork="$root/.build/readme-check-traits"
+rm -rf "$traitWork/Sources"
+# The products a block that needs a trait may import, by module.
+traitProducts='.product(name: "RxNetworkKit", package: "RxNetworkKit"), .product(name: "RxTesting", package: "RxNetworkKit"), .product(name: "RxNetworkKitAsyncHTTPClient", package: "RxNetworkKit"), .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"), .product(name: "Tracing", package: "swift-distributed-tracing"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")'
 for block in "$work"/blocks/*.swift; do
     name="Snippet$(basename "$block" .swift)"
     if sed -n 2p "$block" | grep -q '^// swift-tools-version'; then
@@ -35,15 +39,16 @@ for block in "$work"/blocks/*.swift; do
         swift package --package-path "$manifest" dump-package > /dev/null
         continue
     fi
-    if grep -q '^import RxNetworkKitAsyncHTTPClient' "$block"; then
-        # Needs the transport package: compiled in a package of its own below.
-        mkdir -p "$transportWork/Sources/$name"
+    if grep -qE '^import (RxNetworkKitAsyncHTTPClient|Logging|Metrics|Tracing|ServiceLifecycle)$' "$block"; then
+        # Needs a trait: compiled with every trait on, in a package of its own below.
+        mkdir -p "$traitWork/Sources/$name"
         {
             echo "import Foundation"
             echo "import RxNetworkKit"
+            grep -qE '\blet client\b' "$block" || echo 'let client = HTTPClient(baseURL: URL(string: "https://api.example.com")!)'
             cat "$block"
-        } > "$transportWork/Sources/$name/main.swift"
-        transportTargets="$transportTargets        .executableTarget(name: \"$name\", dependencies: [.product(name: \"RxNetworkKit\", package: \"RxNetworkKit\"), .product(name: \"RxNetworkKitAsyncHTTPClient\", package: \"RxNetworkKitAsyncHTTPClient\")]),
+        } > "$traitWork/Sources/$name/main.swift"
+        traitTargets="$traitTargets        .executableTarget(name: \"$name\", dependencies: [$traitProducts]),
 "
         continue
     fi
@@ -63,7 +68,7 @@ for block in "$work"/blocks/*.swift; do
 done
 
 cat > "$work/Package.swift" <<PACKAGE
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 let package = Package(
     name: "ReadmeCheck",
@@ -78,23 +83,26 @@ PACKAGE
 echo "README.md: $(ls "$work"/blocks | wc -l | tr -d ' ') swift blocks"
 swift build --package-path "$work" -Xswiftc -warnings-as-errors
 
-if [ -n "$transportTargets" ]; then
-    cat > "$transportWork/Package.swift" <<PACKAGE
-// swift-tools-version:6.0
+if [ -n "$traitTargets" ]; then
+    cat > "$traitWork/Package.swift" <<PACKAGE
+// swift-tools-version:6.1
 import PackageDescription
 let package = Package(
-    name: "ReadmeCheckTransport",
+    name: "ReadmeCheckTraits",
     platforms: [.macOS(.v15), .iOS(.v18)],
     dependencies: [
-        .package(name: "RxNetworkKit", path: "$root"),
-        .package(name: "RxNetworkKitAsyncHTTPClient", path: "$root/Transports/AsyncHTTPClient"),
+        .package(name: "RxNetworkKit", path: "$root", traits: ["AsyncHTTPClient", "Logging", "Metrics", "Tracing", "ServiceLifecycle"]),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
-$transportTargets    ],
+$traitTargets    ],
     swiftLanguageModes: [.v6]
 )
 PACKAGE
-    echo "README.md: blocks that use Transports/AsyncHTTPClient: $(ls "$transportWork/Sources" | wc -l | tr -d ' ')"
-    # Built in the transport package's own build folder: its dependencies are built there already.
-    swift build --package-path "$transportWork" --scratch-path "$root/Transports/AsyncHTTPClient/.build" -Xswiftc -warnings-as-errors
+    echo "README.md: blocks that need a trait, built with every trait: $(ls "$traitWork/Sources" | wc -l | tr -d ' ')"
+    # In the folder of the all-traits build (READMECHECK_SCRATCH): its dependencies are built there.
+    swift build --package-path "$traitWork" --scratch-path "${READMECHECK_SCRATCH:-$traitWork/.build}" -Xswiftc -warnings-as-errors
 fi

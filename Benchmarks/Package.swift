@@ -14,11 +14,14 @@ let package = Package(
     name: "RxNetworkKitBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "RxNetworkKit", path: ".."),
+        // The traits whose code the tools measure: the fast transport and two integrations.
+        .package(name: "RxNetworkKit", path: "..", traits: ["AsyncHTTPClient", "Logging", "Metrics", "Tracing"]),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
-        .package(name: "RxNetworkKitAsyncHTTPClient", path: "../Transports/AsyncHTTPClient"),
-        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         // The workloads, free of the framework: RxCore, OpenCombine and plain closures.
@@ -52,18 +55,22 @@ let package = Package(
             dependencies: [
                 .product(name: "RxHTTP", package: "RxNetworkKit"),
                 .product(name: "RxTesting", package: "RxNetworkKit"),
-                .product(name: "RxNetworkKitAsyncHTTPClient", package: "RxNetworkKitAsyncHTTPClient"),
+                .product(name: "RxNetworkKitAsyncHTTPClient", package: "RxNetworkKit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Tools/http-bench"
         ),
-        // CPU per request of the client's machinery: host protection and an events subscriber.
+        // CPU per request of the client's machinery: host protection, an events subscriber, and the
+        // integrations with no-op backends.
         .executableTarget(
             name: "client-overhead",
             dependencies: [
                 .product(name: "RxCore", package: "RxNetworkKit"),
                 .product(name: "RxHTTP", package: "RxNetworkKit"),
                 .product(name: "RxTesting", package: "RxNetworkKit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Tools/client-overhead"
         ),

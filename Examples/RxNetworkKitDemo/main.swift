@@ -105,6 +105,23 @@ func describe<T>(_ result: Result<T, Error>) -> String {
 
 func ms(_ value: Double) -> String { String(format: "%.1f ms", value) }
 
+/// Sends `count` requests, `inFlight` at a time, and returns how many were decoded.
+func decodedCount(of count: Int, inFlight: Int, over client: HTTPClient) -> Int {
+    let slots = DispatchSemaphore(value: inFlight)
+    let group = DispatchGroup()
+    let successes = LockedLines()
+    for _ in 0..<count {
+        slots.wait()
+        group.enter()
+        _ = client.rx.request(GetUser(id: 42)).subscribe(
+            onSuccess: { _ in successes.append("ok"); slots.signal(); group.leave() },
+            onFailure: { _ in slots.signal(); group.leave() }
+        )
+    }
+    group.wait()
+    return successes.lines.count
+}
+
 print("RxNetworkKit demo — embedded servers on \(server.baseURL.absoluteString) and \(elsewhere.baseURL.absoluteString)\n")
 
 print("1. one request, decoded")
@@ -273,24 +290,10 @@ print("   \(streamed) events in \(ms(streamTime)) over \(eventConnections.lines.
 
 print("12. the transport is pluggable: 1,000 requests, 16 in flight, over the default URLSessionTransport")
 let throughputClient = HTTPClient(baseURL: server.baseURL, configuration: .init(timeout: 5))
-let (completed, batchTime) = timed { () -> Int in
-    let slots = DispatchSemaphore(value: 16)
-    let group = DispatchGroup()
-    let successes = LockedLines()
-    for _ in 0..<1_000 {
-        slots.wait()
-        group.enter()
-        _ = throughputClient.rx.request(GetUser(id: 42)).subscribe(
-            onSuccess: { _ in successes.append("ok"); slots.signal(); group.leave() },
-            onFailure: { _ in slots.signal(); group.leave() }
-        )
-    }
-    group.wait()
-    return successes.lines.count
-}
-print("   \(completed) decoded in \(ms(batchTime)) (\(String(format: "%.0f", Double(completed) / batchTime * 1000)) req/s); "
-      + "the same over AsyncHTTPClient: swift run --package-path Transports/AsyncHTTPClient transport-demo")
+let (completed, batchTime) = timed { decodedCount(of: 1_000, inFlight: 16, over: throughputClient) }
 _ = outcome(of: throughputClient.shutdown(gracePeriod: 1).andThen(Single.just(())))
+print("   \(completed) decoded in \(ms(batchTime)) (\(String(format: "%.0f", Double(completed) / batchTime * 1000)) req/s)")
+print("   \(fastTransportStep(baseURL: server.baseURL, urlSessionTime: batchTime))")
 
 print("13. RxSwift's vocabulary: a BehaviorRelay setting, withLatestFrom, a Maybe cache in front of the network")
 let (vocabulary, vocabularyTime) = timed { () -> String in
@@ -333,7 +336,12 @@ let (seam, seamTime) = timed { () -> String in
 }
 print("   \(seam) in \(ms(seamTime))")
 
-print("15. graceful shutdown")
+print("15. the server-Swift conventions: swift-log, swift-metrics, swift-distributed-tracing, swift-service-lifecycle")
+for line in serverSwiftStep(server: server) {
+    print("   \(line)")
+}
+
+print("16. graceful shutdown")
 server.route(.get, "/slow", LoopbackHTTPResponse.text("finished").delayed(by: 0.2))
 server.route(.get, "/unavailable", .status(503))
 let finishedInFlight = LockedLines()

@@ -1,13 +1,18 @@
 import Dispatch
 import Foundation
+import Logging
+import Metrics
 import RxCore
 import RxHTTP
 import RxTesting
+import Tracing
 
 // CPU per request of the client's own machinery, with nothing else in the way: requests answered
 // by a StubTransport during `send` (no network, no timers), one at a time, through the callback API.
 // Compares, in one run and in alternating rounds: no protection and no listener (the floor), host
-// protection fully on, and one subscriber on `client.events`.
+// protection fully on, one subscriber on `client.events`, and each server-Swift integration with
+// its backend doing nothing (swift-metrics' no-op factory, swift-distributed-tracing's no-op
+// tracer, a swift-log logger at .info, which the plugin's .debug and .trace lines do not reach).
 //
 //   swift run -c release --package-path Benchmarks client-overhead [requests-per-round=20000] [rounds=5]
 
@@ -27,13 +32,23 @@ func cpuSeconds() -> Double {
 struct Setup {
     let name: String
     let client: HTTPClient
-    let subscribe: Bool
+    /// What listens while the setup runs (an events subscriber, a metrics recorder).
+    let listen: (HTTPClient) -> Disposable?
+
+    init(_ name: String, _ client: HTTPClient, listen: @escaping (HTTPClient) -> Disposable? = { _ in nil }) {
+        self.name = name
+        self.client = client
+        self.listen = listen
+    }
 }
 
-func makeClient(_ protection: HostProtection) -> HTTPClient {
+func makeClient(_ protection: HostProtection, interceptors: [any HTTPInterceptor] = [], plugins: [any HTTPPlugin] = []) -> HTTPClient {
     let stub = StubTransport()
     stub.stub(where: { _ in true }, with: .json(#"{"id":1}"#))
-    return HTTPClient(baseURL: URL(string: "https://api.test")!, configuration: .init(hostProtection: protection), transport: stub)
+    return HTTPClient(
+        baseURL: URL(string: "https://api.test")!,
+        configuration: .init(hostProtection: protection, interceptors: interceptors), plugins: plugins, transport: stub
+    )
 }
 
 let everything = HostProtection(
@@ -41,15 +56,20 @@ let everything = HostProtection(
     circuitBreaker: CircuitBreakerPolicy(failureRatio: 0.5, minimumRequests: 10, window: 30, breakDuration: 5),
     maxConcurrentRequests: 64, maxQueuedRequests: 256
 )
+var quietLogger = Logger(label: "client-overhead") { _ in SwiftLogNoOpLogHandler() }
+quietLogger.logLevel = .info
 let setups = [
-    Setup(name: "floor: no protection, no listener", client: makeClient(.none), subscribe: false),
-    Setup(name: "host protection all on", client: makeClient(everything), subscribe: false),
-    Setup(name: "default protection", client: makeClient(HostProtection()), subscribe: false),
-    Setup(name: "one events subscriber", client: makeClient(.none), subscribe: true),
+    Setup("floor: no protection, no listener", makeClient(.none)),
+    Setup("host protection all on", makeClient(everything)),
+    Setup("default protection", makeClient(HostProtection())),
+    Setup("one events subscriber", makeClient(.none)) { $0.events.subscribe(onNext: { _ in }) },
+    Setup("metrics, no-op factory", makeClient(.none)) { $0.recordMetrics(factory: NOOPMetricsHandler.instance) },
+    Setup("tracing, no-op tracer", makeClient(.none, interceptors: [TracingInterceptor(tracer: NoOpTracer())])),
+    Setup("swift-log logger at .info", makeClient(.none, plugins: [NetworkLoggerPlugin(logger: quietLogger)])),
 ]
 
 func run(_ setup: Setup, count: Int) -> Double {
-    let events = setup.subscribe ? setup.client.events.subscribe(onNext: { _ in }) : nil
+    let listener = setup.listen(setup.client)
     let done = DispatchSemaphore(value: 0)
     let start = cpuSeconds()
     for _ in 0..<count {
@@ -57,7 +77,7 @@ func run(_ setup: Setup, count: Int) -> Double {
         done.wait()
     }
     let elapsed = cpuSeconds() - start
-    events?.dispose()
+    listener?.dispose()
     return elapsed / Double(count) * 1e6
 }
 

@@ -1,3 +1,6 @@
+// Compiled with the package trait `AsyncHTTPClient` only: without it the module is empty and the
+// package depends on nothing.
+#if AsyncHTTPClient
 import Foundation
 import RxCore
 import RxHTTP
@@ -148,3 +151,4 @@ struct User: Codable, Equatable, Sendable {
     let id: Int
     let name: String
 }
+#endif

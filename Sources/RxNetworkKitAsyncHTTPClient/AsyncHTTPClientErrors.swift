@@ -1,3 +1,6 @@
+// Compiled with the package trait `AsyncHTTPClient` only: without it the module is empty and the
+// package depends on nothing.
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -81,3 +84,4 @@ enum AsyncHTTPClientErrors {
         return (.transport, "the connection failed")
     }
 }
+#endif

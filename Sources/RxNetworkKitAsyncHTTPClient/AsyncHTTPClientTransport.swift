@@ -1,3 +1,6 @@
+// Compiled with the package trait `AsyncHTTPClient` only: without it the module is empty and the
+// package depends on nothing.
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import Foundation
 import NIOConcurrencyHelpers
@@ -187,3 +190,4 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         return exchange
     }
 }
+#endif

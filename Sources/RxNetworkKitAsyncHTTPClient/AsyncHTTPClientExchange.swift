@@ -1,3 +1,6 @@
+// Compiled with the package trait `AsyncHTTPClient` only: without it the module is empty and the
+// package depends on nothing.
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import Foundation
 import NIOConcurrencyHelpers
@@ -323,3 +326,4 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
         delivery.deliverEnd(result, headDelivered: claim.headDelivered)
     }
 }
+#endif

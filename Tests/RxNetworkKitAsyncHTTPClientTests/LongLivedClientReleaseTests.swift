@@ -1,3 +1,6 @@
+// Compiled with the package trait `AsyncHTTPClient` only: without it the module is empty and the
+// package depends on nothing.
+#if AsyncHTTPClient
 import Foundation
 import RxCore
 import RxHTTP
@@ -60,3 +63,4 @@ final class LongLivedClientReleaseTests: TransportTestCase {
         }
     }
 }
+#endif

@@ -1,3 +1,6 @@
+// Compiled with the package trait `AsyncHTTPClient` only: without it the module is empty and the
+// package depends on nothing.
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import Foundation
 import RxCore
@@ -92,3 +95,4 @@ final class AsyncHTTPClientTransportTests: TransportTestCase {
         XCTAssertEqual(server.requests.count, 0)
     }
 }
+#endif

@@ -1,0 +1,151 @@
+import Foundation
+import RxNetworkKit
+import RxTesting
+#if AsyncHTTPClient
+import RxNetworkKitAsyncHTTPClient
+#endif
+#if Logging
+import InMemoryLogging
+#endif
+#if Logging || ServiceLifecycle
+import Logging
+#endif
+#if Metrics
+import Metrics
+import MetricsTestKit
+#endif
+#if Tracing
+import InMemoryTracing
+import Tracing
+#endif
+#if ServiceLifecycle
+import ServiceLifecycle
+#endif
+
+// The demo's steps that need a package trait: each runs when the demo is built with its trait
+// (`swift run --traits AsyncHTTPClient,Logging,Metrics,Tracing,ServiceLifecycle RxNetworkKitDemo`) and
+// otherwise says how to see it.
+
+/// Step 12's second half: the same batch over AsyncHTTPClientTransport (trait `AsyncHTTPClient`).
+func fastTransportStep(baseURL: URL, urlSessionTime: Double) -> String {
+    #if AsyncHTTPClient
+    let client = HTTPClient(baseURL: baseURL, configuration: .init(timeout: 5), transport: AsyncHTTPClientTransport())
+    let (completed, time) = timed { decodedCount(of: 1_000, inFlight: 16, over: client) }
+    _ = outcome(of: client.shutdown(gracePeriod: 1).andThen(Single.just(())))
+    return "over AsyncHTTPClientTransport: \(completed) decoded in \(ms(time)) "
+        + "(\(String(format: "%.0f", Double(completed) / time * 1000)) req/s, "
+        + "\(String(format: "%.1f", urlSessionTime / time))x URLSession's rate; the embedded server shares the 2 cores)"
+    #else
+    return "over AsyncHTTPClient: swift run --traits AsyncHTTPClient RxNetworkKitDemo"
+    #endif
+}
+
+/// A request that fails once with 503, so that metrics and spans have a retry to show.
+struct Flaky: RetryableRequest {
+    typealias Response = String
+    let path: String
+    var retryPolicy: RetryPolicy { RetryPolicy(maxAttempts: 2, delay: .constant(time: 0.01)) }
+}
+
+/// Step 15: one client with every integration the demo was built with, 20 calls (one retried).
+func serverSwiftStep(server: LoopbackHTTPServer) -> [String] {
+    let baseURL = server.baseURL
+    let firstTry = LockedLines()
+    server.route(.get, "/flaky-once") { _ in
+        firstTry.append("sent")
+        return firstTry.lines.count == 1 ? .status(503) : .text("recovered")
+    }
+    var lines: [String] = []
+    var interceptors: [any HTTPInterceptor] = []
+    var plugins: [any HTTPPlugin] = []
+    #if Logging
+    let logs = InMemoryLogHandler()
+    var logger = Logger(label: "demo.api") { _ in logs }
+    logger.logLevel = .trace
+    plugins.append(NetworkLoggerPlugin(logger: logger))
+    #endif
+    #if Tracing
+    let tracer = InMemoryTracer()
+    interceptors.append(TracingInterceptor(tracer: tracer))
+    #endif
+    let client = HTTPClient(baseURL: baseURL, configuration: .init(timeout: 5, interceptors: interceptors), plugins: plugins)
+    #if Metrics
+    let metrics = TestMetrics()
+    let recording = client.recordMetrics(factory: metrics)
+    #endif
+    #if ServiceLifecycle
+    let service = HTTPClientService(client, gracePeriod: 1)
+    #endif
+
+    let (answered, time) = timed { () -> Int in
+        (0..<20).filter { index in
+            (try? outcome(of: client.rx.request(Flaky(path: index == 0 ? "/flaky-once" : "/users/42"))).get()) != nil
+        }.count
+    }
+    lines.append("\(answered) of 20 calls answered in \(ms(time)) through every integration built in")
+
+    #if Logging
+    let debug = logs.entries.filter { $0.level == .debug }
+    let trace = logs.entries.filter { $0.level == .trace }
+    lines.append("swift-log: \(debug.count) .debug lines (one per call), \(trace.count) .trace lines (attempts); "
+                 + "metadata of the first: \(debug.first?.metadata.keys.sorted().joined(separator: ", ") ?? "none")")
+    #else
+    lines.append("swift-log: swift run --traits Logging RxNetworkKitDemo")
+    #endif
+
+    #if Metrics
+    recording.dispose()
+    let durations = metrics.timers(label: HTTPClientMetrics.requestDuration)
+    let attempts = durations.reduce(0) { $0 + $1.values.count }
+    let retries = metrics.counterTotal(label: HTTPClientMetrics.retries)
+    let active = metrics.meters(label: HTTPClientMetrics.activeRequests).compactMap(\.lastValue).reduce(0, +)
+    lines.append("swift-metrics: \(attempts) values of \(HTTPClientMetrics.requestDuration) in \(durations.count) series "
+                 + "(by status), \(retries) retry counted, \(HTTPClientMetrics.activeRequests) back to \(Int(active))")
+    #else
+    lines.append("swift-metrics: swift run --traits Metrics RxNetworkKitDemo")
+    #endif
+
+    #if Tracing
+    let spans = tracer.finishedSpans
+    let attemptEvents = spans.reduce(0) { $0 + $1.events.filter { $0.name == "http.attempt" }.count }
+    let injected = tracer.performedContextInjections.count
+    lines.append("swift-distributed-tracing: \(spans.count) client spans, \(attemptEvents) attempt events, "
+                 + "\(injected) attempts carried the span's context")
+    #else
+    lines.append("swift-distributed-tracing: swift run --traits Tracing RxNetworkKitDemo")
+    #endif
+
+    #if ServiceLifecycle
+    // One request in flight (the server answers it after 50 ms) when the group shuts down.
+    let inFlight = LockedLines()
+    _ = client.rx.request(GetUser(id: 43)).subscribe(onSuccess: { _ in inFlight.append("ok") }, onFailure: { inFlight.append("\($0)") })
+    let drained = serviceGroupDrain(service)
+    lines.append("swift-service-lifecycle: a ServiceGroup's graceful shutdown drained the client in \(ms(drained)) "
+                 + "(the request in flight: \(inFlight.lines.first ?? "unanswered"))")
+    #else
+    lines.append("swift-service-lifecycle: swift run --traits ServiceLifecycle RxNetworkKitDemo (a daemon: RxNetworkKitDaemon)")
+    _ = outcome(of: client.shutdown(gracePeriod: 1).andThen(Single.just(())))
+    #endif
+    return lines
+}
+
+#if ServiceLifecycle
+/// Runs the client's service in a group, triggers its graceful shutdown, and waits for the group to
+/// end; returns the milliseconds from the trigger to the end.
+func serviceGroupDrain(_ service: HTTPClientService) -> Double {
+    let done = DispatchSemaphore(value: 0)
+    let elapsed = LockedLines()
+    Task {
+        let group = ServiceGroup(services: [service], logger: Logger(label: "demo.lifecycle"))
+        async let run: Void = group.run()
+        try? await Task.sleep(for: .milliseconds(10))
+        let start = DispatchTime.now().uptimeNanoseconds
+        await group.triggerGracefulShutdown()
+        try? await run
+        elapsed.append(String(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000))
+        done.signal()
+    }
+    _ = done.wait(timeout: .now() + 10)
+    return elapsed.lines.first.flatMap(Double.init) ?? -1
+}
+#endif

@@ -17,6 +17,8 @@ public struct HTTPClientEvent: Sendable, CustomStringConvertible {
         case cooldown
         /// Its host has `maxConcurrentRequests` in flight.
         case hostQueue
+        /// Its host's `RateLimit` has no turn free yet.
+        case rateLimit
         /// Its credential is being refreshed.
         case credential
     }

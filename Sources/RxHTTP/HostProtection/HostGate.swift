@@ -2,8 +2,9 @@ import Foundation
 import RxCore
 import RxReachability
 
-/// Everything a client shares across its requests to one host: the cooldown a `Retry-After` asked
-/// for, the retry budget, the circuit breaker and the concurrency slots with their FIFO queue.
+/// Everything a client shares across its requests to one host: the cooldown a `Retry-After` (or a
+/// spent rate limit) asked for, the proactive rate limit's reservations, the retry budget, the
+/// circuit breaker and the concurrency slots with their FIFO queue.
 ///
 /// A call asks `admit` before each send (it may wait: a cooldown, a full set of slots), gets a
 /// `Slot`, and hands it back with the attempt's outcome through `release`. Decisions are taken under
@@ -65,6 +66,7 @@ final class HostGate: @unchecked Sendable {
     private struct State {
         var cooldownUntil: Date?
         var cooldownCause: HTTPClientError?
+        var bucket: RateLimitBucket?
         var breaker = Breaker.closed
         var health: SlidingWindow
         var budget: SlidingWindow
@@ -88,6 +90,7 @@ final class HostGate: @unchecked Sendable {
         self.reachability = reachability
         self.onCircuitChange = onCircuitChange
         self.state = .make(State(
+            bucket: protection.rateLimit.map(RateLimitBucket.init),
             health: SlidingWindow(length: protection.circuitBreaker?.window ?? 1),
             budget: SlidingWindow(length: protection.retryBudget?.window ?? 1)
         ))
@@ -116,8 +119,9 @@ final class HostGate: @unchecked Sendable {
     }
 
     /// Admits one send at once when nothing stands in the way — no cooldown, the breaker closed (or
-    /// none), a free slot with nobody queued (or no limit); nil otherwise, changing nothing (the
-    /// caller then goes through `admit`, which waits or refuses).
+    /// none), a free slot with nobody queued (or no limit), a rate-limit token free now (or no rate
+    /// limit); nil otherwise, changing nothing (the caller then goes through `admit`, which waits or
+    /// refuses).
     ///
     /// - Parameter isFirstAttempt: Pays the first attempt into the retry budget in the same lock.
     func admitAtOnce(bypassesQueue: Bool, isFirstAttempt: Bool, now: Date) -> Slot? {
@@ -127,8 +131,15 @@ final class HostGate: @unchecked Sendable {
                 guard case .closed = state.breaker else { return nil }
             }
             var slot = Slot.untracked
-            if let limit = protection.maxConcurrentRequests, !bypassesQueue {
+            let limit = bypassesQueue ? nil : protection.maxConcurrentRequests
+            if let limit {
                 guard state.inFlight < limit, state.queue.isEmpty else { return nil }
+            }
+            if state.bucket != nil {
+                guard state.bucket?.wait(now: now) == 0 else { return nil }
+                _ = state.bucket?.reserve(now: now)
+            }
+            if limit != nil {
                 state.inFlight += 1
                 slot = Slot(holdsConcurrency: true, isTrial: false)
             }
@@ -147,11 +158,15 @@ final class HostGate: @unchecked Sendable {
     private enum Step {
         case answer(Admission)
         case coolDown(TimeInterval)
+        /// Waits for its rate-limit turn, reserved at `turn`.
+        case paced(TimeInterval, turn: Date?)
         case queued(Int)
     }
 
+    /// - Parameter holdsTurn: A rate-limit turn was reserved already (this is the attempt after
+    ///   waiting for it).
     private func attemptAdmission(
-        _ ticket: AdmissionWait, bypassesQueue: Bool, deadlineAt: Date?, scheduler: SchedulerType,
+        _ ticket: AdmissionWait, bypassesQueue: Bool, deadlineAt: Date?, scheduler: SchedulerType, holdsTurn: Bool = false,
         onHold: @escaping @Sendable (HTTPClientEvent.HoldReason) -> Void,
         completion: @escaping @Sendable (Admission) -> Void
     ) {
@@ -163,6 +178,15 @@ final class HostGate: @unchecked Sendable {
                     return .answer(.refused(cooldownRefusal(state.cooldownCause, until: until, now: now)))
                 }
                 return .coolDown(until.timeIntervalSince(now))
+            }
+            if !holdsTurn, let wait = state.bucket?.wait(now: now) {
+                if wait > 0, let deadlineAt, now.addingTimeInterval(wait) > deadlineAt {
+                    return .answer(.refused(rateLimitRefusal(wait: wait)))
+                }
+                _ = state.bucket?.reserve(now: now)
+                if wait > 0 {
+                    return .paced(wait, turn: state.bucket?.latestTurn)
+                }
             }
             var isTrial = false
             if protection.circuitBreaker != nil {
@@ -212,13 +236,30 @@ final class HostGate: @unchecked Sendable {
             let timer = scheduler.scheduleRelative((), dueTime: .seconds(seconds)) { [weak self] _ in
                 if let self, !ticket.isDisposed {
                     self.attemptAdmission(
-                        ticket, bypassesQueue: bypassesQueue, deadlineAt: deadlineAt, scheduler: scheduler,
+                        ticket, bypassesQueue: bypassesQueue, deadlineAt: deadlineAt, scheduler: scheduler, holdsTurn: holdsTurn,
                         onHold: onHold, completion: completion
                     )
                 }
                 return Disposables.create()
             }
             ticket.setPending(timer)
+        case .paced(let seconds, let turn):
+            onHold(.rateLimit)
+            let timer = scheduler.scheduleRelative((), dueTime: .seconds(seconds)) { [weak self] _ in
+                // The turn has come: the wait no longer gives it back if cancelled.
+                ticket.setPending(Disposables.create())
+                if let self, !ticket.isDisposed {
+                    self.attemptAdmission(
+                        ticket, bypassesQueue: bypassesQueue, deadlineAt: deadlineAt, scheduler: scheduler, holdsTurn: true,
+                        onHold: onHold, completion: completion
+                    )
+                }
+                return Disposables.create()
+            }
+            ticket.setPending(Disposables.create { [weak self] in
+                timer.dispose()
+                if let turn { self?.state.withLock { $0.bucket?.cancelLatest(reservedAt: turn) } }
+            })
         case .queued(let id):
             onHold(.hostQueue)
             ticket.setPending(Disposables.create { [weak self] in self?.leaveQueue(id) })
@@ -343,6 +384,28 @@ final class HostGate: @unchecked Sendable {
         if let change { onCircuitChange(origin, change) }
     }
 
+    /// What the server said of its rate limit (any answer's headers): when nothing remains, the
+    /// host pauses until the stated reset, capped by `maxCooldown` and by `cap` (the observing
+    /// request's `RetryPolicy.maxRetryAfter`), like a `Retry-After` cooldown.
+    ///
+    /// - Parameter now: The time on the scheduler the cooldown is kept in; an epoch reset is read
+    ///   against the wall clock.
+    func noteRateLimitHeaders(_ headers: [String: String], cap: TimeInterval, now: Date) {
+        guard protection.readsRateLimitHeaders,
+              let status = RateLimitHeaders.status(in: headers, now: Date()), status.remaining == 0,
+              let reset = status.resetAfter else { return }
+        let seconds = min(TimeoutBounds.clampedWait(reset), protection.maxCooldown, cap)
+        guard seconds > 0 else { return }
+        let until = now.addingTimeInterval(seconds)
+        state.withLock { state in
+            guard until > (state.cooldownUntil ?? .distantPast) else { return }
+            state.cooldownUntil = until
+            var cause = HTTPClientError(.rejected, message: "\(origin) said its rate limit is spent", phase: .notSent)
+            cause.suggestedRetryAfter = seconds
+            state.cooldownCause = cause
+        }
+    }
+
     /// A first attempt was sent: it pays `ratio` into the budget.
     func depositFirstAttempt(now: Date) {
         guard protection.retryBudget != nil else { return }
@@ -390,10 +453,21 @@ final class HostGate: @unchecked Sendable {
         return error
     }
 
+    private func rateLimitRefusal(wait: TimeInterval) -> HTTPClientError {
+        var error = HTTPClientError(
+            .rejected,
+            message: "the rate limit for \(origin) has no turn for \(String(format: "%.3g", wait)) s, past the request's deadline",
+            phase: .notSent
+        )
+        error.suggestedRetryAfter = wait
+        return error
+    }
+
     private func cooldownRefusal(_ cause: HTTPClientError?, until: Date, now: Date) -> HTTPClientError {
         let wait = until.timeIntervalSince(now)
         var error = cause ?? HTTPClientError(.unacceptableStatusCode, statusCode: 429)
-        error.message = "\(origin) asked to wait \(String(format: "%.3g", wait)) s more (Retry-After), past the request's deadline"
+        let why = error.code == .rejected ? "its rate limit is spent" : "Retry-After"
+        error.message = "\(origin) asked to wait \(String(format: "%.3g", wait)) s more (\(why)), past the request's deadline"
         error.phase = .notSent
         error.attempts = 0
         error.suggestedRetryAfter = wait

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Protection shared by every request of a client to one host (scheme, host and port): a cooldown
-/// when the host asks for one, a retry budget, an optional circuit breaker, and optional bounded
-/// concurrency.
+/// when the host asks for one (or says its rate limit is spent), a retry budget, an optional circuit
+/// breaker, optional bounded concurrency and an optional proactive rate limit.
 ///
 /// Defaults, and why:
 /// - **Cooldown on**: a 429 or 503 with `Retry-After` pauses the whole host until the time given
@@ -14,6 +14,8 @@ import Foundation
 ///   policy that fits the service.
 /// - **Concurrency unbounded**: the transport has its own connection limits; set
 ///   `maxConcurrentRequests` to keep a host from more than that many of your requests at once.
+/// - **Rate-limit headers read, no rate limit of our own**: a server that says none of its quota
+///   remains pauses the host until its reset; `rateLimit` paces sends below a quota you know.
 ///
 /// - Note: A value type; `Sendable`.
 public struct HostProtection: Sendable {
@@ -31,6 +33,13 @@ public struct HostProtection: Sendable {
     /// The longest cooldown, in seconds; default 120. The `RetryPolicy.maxRetryAfter` of the
     /// request that saw the `Retry-After` caps it too.
     public var maxCooldown: TimeInterval
+    /// A proactive limit on the sends to each host (a token bucket); nil (the default) for none.
+    public var rateLimit: RateLimit?
+    /// Whether the server's own rate-limit headers are read (`RateLimit`, `RateLimit-Remaining` /
+    /// `-Reset`, `X-RateLimit-Remaining` / `-Reset`): when one says nothing remains, the host pauses
+    /// until the stated reset (capped by `maxCooldown`), like a `Retry-After` cooldown, instead of
+    /// spending requests on 429s. Default true.
+    public var readsRateLimitHeaders: Bool
 
     /// Creates a configuration; every parameter has the default described on its property.
     public init(
@@ -39,7 +48,9 @@ public struct HostProtection: Sendable {
         maxConcurrentRequests: Int? = nil,
         maxQueuedRequests: Int = 1_024,
         honorsRetryAfterCooldown: Bool = true,
-        maxCooldown: TimeInterval = 120
+        maxCooldown: TimeInterval = 120,
+        rateLimit: RateLimit? = nil,
+        readsRateLimitHeaders: Bool = true
     ) {
         self.retryBudget = retryBudget
         self.circuitBreaker = circuitBreaker
@@ -47,10 +58,12 @@ public struct HostProtection: Sendable {
         self.maxQueuedRequests = min(max(0, maxQueuedRequests), 100_000)
         self.honorsRetryAfterCooldown = honorsRetryAfterCooldown
         self.maxCooldown = TimeoutBounds.clampedWait(maxCooldown)
+        self.rateLimit = rateLimit
+        self.readsRateLimitHeaders = readsRateLimitHeaders
     }
 
-    /// No protection at all: no cooldown, no budget, no breaker, no limit.
-    public static let none = HostProtection(retryBudget: nil, honorsRetryAfterCooldown: false)
+    /// No protection at all: no cooldown, no budget, no breaker, no limit, no rate-limit headers.
+    public static let none = HostProtection(retryBudget: nil, honorsRetryAfterCooldown: false, readsRateLimitHeaders: false)
 }
 
 /// A per-host retry budget in the Finagle/Envoy manner: over a sliding window of `window` seconds,

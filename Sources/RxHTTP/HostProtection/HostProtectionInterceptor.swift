@@ -4,7 +4,8 @@ import RxCore
 /// Host protection as an interceptor: before each attempt the host's `HostGate` admits it (at once,
 /// after a cooldown or a place in the queue) or refuses it (`.circuitOpen`, `.rejected`, a cooldown
 /// past the deadline); after it, the attempt's slot goes back with what the answer says about the
-/// server's health, and a 429 or 503 with `Retry-After` pauses the host for every call.
+/// server's health, and a 429 or 503 with `Retry-After` — or any answer saying the server's rate limit
+/// is spent — pauses the host for every call.
 struct HostProtectionInterceptor: ImmediateInterceptor {
     /// The slot the attempt holds, from admission to its answer.
     static let slotKey = HTTPCallKey<HostGate.Slot>("host slot")
@@ -59,14 +60,17 @@ struct HostProtectionInterceptor: ImmediateInterceptor {
         if gate.needsRelease(slot) {
             gate.release(slot, outcome: HostGate.Outcome(result), now: now)
         }
+        let cap = call.retryPolicy.maxRetryAfter
         switch result {
         case .failure(let error):
-            gate.noteRetryAfter(error, cap: call.retryPolicy.maxRetryAfter, now: now)
-        case .success(let response) where response.statusCode == 429 || response.statusCode == 503:
-            let answer = HTTPClientError(.unacceptableStatusCode, statusCode: response.statusCode, headers: response.headers)
-            gate.noteRetryAfter(answer, cap: call.retryPolicy.maxRetryAfter, now: now)
-        case .success:
-            break
+            gate.noteRetryAfter(error, cap: cap, now: now)
+            if let headers = error.headers { gate.noteRateLimitHeaders(headers, cap: cap, now: now) }
+        case .success(let response):
+            if response.statusCode == 429 || response.statusCode == 503 {
+                let answer = HTTPClientError(.unacceptableStatusCode, statusCode: response.statusCode, headers: response.headers)
+                gate.noteRetryAfter(answer, cap: cap, now: now)
+            }
+            gate.noteRateLimitHeaders(response.headers, cap: cap, now: now)
         }
         return .proceed
     }

@@ -47,7 +47,7 @@ struct Flaky: RetryableRequest {
     var retryPolicy: RetryPolicy { RetryPolicy(maxAttempts: 2, delay: .constant(time: 0.01)) }
 }
 
-/// Step 15: one client with every integration the demo was built with, 20 calls (one retried).
+/// Step 16: one client with every integration the demo was built with, 20 calls (one retried).
 func serverSwiftStep(server: LoopbackHTTPServer) -> [String] {
     let baseURL = server.baseURL
     let firstTry = LockedLines()

@@ -28,6 +28,12 @@ struct CreateOrder: RetryableRequest {
     var retryPolicy: RetryPolicy { RetryPolicy(maxAttempts: 3, delay: .constant(time: 0.1)) }
 }
 
+/// A GET the cache may answer (step 15).
+struct Polled: Request {
+    typealias Response = User
+    let path: String
+}
+
 struct Text: Request {
     typealias Response = String
     let path: String
@@ -336,12 +342,46 @@ let (seam, seamTime) = timed { () -> String in
 }
 print("   \(seam) in \(ms(seamTime))")
 
-print("15. the server-Swift conventions: swift-log, swift-metrics, swift-distributed-tracing, swift-service-lifecycle")
+print("15. spending less of the API: a poll loop turns into cache hits and 304s; 50 identical calls share one request")
+let (quota, quotaTime) = timed { () -> String in
+    server.route(.get, "/config", LoopbackHTTPResponse.json(#"{"id":1,"name":"config"}"#).withHeader("Cache-Control", "max-age=60"))
+    server.route(.get, "/prices") { request in
+        request.header("If-None-Match") == "\"p7\""
+            ? LoopbackHTTPResponse.status(304).withHeader("ETag", "\"p7\"")
+            : LoopbackHTTPResponse.json(#"{"id":7,"name":"prices"}"#).withHeader("ETag", "\"p7\"").withHeader("Cache-Control", "max-age=0")
+    }
+    server.route(.get, "/popular", LoopbackHTTPResponse.json(#"{"id":9,"name":"popular"}"#).delayed(by: 0.1))
+    let cache = HTTPCache(directory: nil)
+    let saving = HTTPClient(baseURL: server.baseURL, configuration: .init(timeout: 5, cache: cache, coalescing: true))
+    var sources: [CacheStatus: Int] = [:]
+    for path in ["/config", "/prices"] {
+        for _ in 0..<50 {
+            if case .success(let answer) = outcome(of: saving.rx.response(Polled(path: path))) { sources[answer.cacheStatus, default: 0] += 1 }
+        }
+    }
+    let sentForPolls = server.requests(to: "/config").count + server.requests(to: "/prices").count
+    let shared = DispatchGroup()
+    let answers = LockedLines()
+    let calls = (0..<50).map { _ -> Disposable in
+        shared.enter()
+        return saving.rx.request(Polled(path: "/popular")).subscribe(
+            onSuccess: { _ in answers.append("ok"); shared.leave() }, onFailure: { _ in shared.leave() })
+    }
+    _ = shared.wait(timeout: .now() + 5)
+    calls.forEach { $0.dispose() }
+    _ = outcome(of: saving.shutdown(gracePeriod: 1).andThen(Single.just(())))
+    return "100 polls: \(sources[.hit] ?? 0) cache hits, \(sources[.revalidated] ?? 0) answered by a 304, \(sources[.network] ?? 0) from the network "
+        + "(\(sentForPolls) requests sent); 50 identical calls at once: \(answers.lines.count) answers, "
+        + "\(server.requests(to: "/popular").count) request"
+}
+print("   \(quota) in \(ms(quotaTime))")
+
+print("16. the server-Swift conventions: swift-log, swift-metrics, swift-distributed-tracing, swift-service-lifecycle")
 for line in serverSwiftStep(server: server) {
     print("   \(line)")
 }
 
-print("16. graceful shutdown")
+print("17. graceful shutdown")
 server.route(.get, "/slow", LoopbackHTTPResponse.text("finished").delayed(by: 0.2))
 server.route(.get, "/unavailable", .status(503))
 let finishedInFlight = LockedLines()

@@ -42,12 +42,16 @@ struct Setup {
     }
 }
 
-func makeClient(_ protection: HostProtection, interceptors: [any HTTPInterceptor] = [], plugins: [any HTTPPlugin] = []) -> HTTPClient {
+func makeClient(
+    _ protection: HostProtection, interceptors: [any HTTPInterceptor] = [], plugins: [any HTTPPlugin] = [], cache: HTTPCache? = nil
+) -> HTTPClient {
     let stub = StubTransport()
-    stub.stub(where: { _ in true }, with: .json(#"{"id":1}"#))
+    stub.stub(where: { _ in true }, with: .status(200, body: Data(#"{"id":1}"#.utf8), headers: [
+        "Content-Type": "application/json", "Cache-Control": "max-age=3600", "ETag": "\"1\"",
+    ]))
     return HTTPClient(
         baseURL: URL(string: "https://api.test")!,
-        configuration: .init(hostProtection: protection, interceptors: interceptors), plugins: plugins, transport: stub
+        configuration: .init(hostProtection: protection, interceptors: interceptors, cache: cache), plugins: plugins, transport: stub
     )
 }
 
@@ -66,6 +70,8 @@ let setups = [
     Setup("metrics, no-op factory", makeClient(.none)) { $0.recordMetrics(factory: NOOPMetricsHandler.instance) },
     Setup("tracing, no-op tracer", makeClient(.none, interceptors: [TracingInterceptor(tracer: NoOpTracer())])),
     Setup("swift-log logger at .info", makeClient(.none, plugins: [NetworkLoggerPlugin(logger: quietLogger)])),
+    // Every request after the first answered from memory: what a hit costs against the stub's send.
+    Setup("cache hit (memory)", makeClient(.none, cache: HTTPCache(directory: nil))),
 ]
 
 func run(_ setup: Setup, count: Int) -> Double {

@@ -18,6 +18,7 @@ import FoundationNetworking
 //   swift run -c release --package-path Benchmarks http-bench [rounds]
 //   http-bench only <client> <count> <in flight>    (one client, for profilers)
 //   http-bench rss <client> [in flight]             (RSS after 10,000 and after 100,000 requests)
+//   http-bench cache [rounds]                       (CPU of a cache hit and of a 304 against a full request)
 //
 // Clients: URLSession, RxHTTP (over URLSessionTransport), AsyncHTTPClient, RxHTTP+AHC (over
 // AsyncHTTPClientTransport). Both AsyncHTTPClient clients use the same configuration
@@ -54,6 +55,14 @@ let personJSON = """
 func serve() -> Never {
     let server = LoopbackHTTPServer(requestLogLimit: 0)
     server.route(.get, "/person", .json(personJSON))
+    // For `http-bench cache`: fresh for an hour, and an ETag that always matches (a 304 each time).
+    server.route(.get, "/person-fresh", LoopbackHTTPResponse.json(personJSON).withHeader("Cache-Control", "max-age=3600"))
+    server.route(.get, "/person-etag") { request in
+        if request.header("If-None-Match") == "\"p1\"" {
+            return LoopbackHTTPResponse.status(304).withHeader("ETag", "\"p1\"").withHeader("Cache-Control", "max-age=0")
+        }
+        return LoopbackHTTPResponse.json(personJSON).withHeader("ETag", "\"p1\"").withHeader("Cache-Control", "max-age=0")
+    }
     do {
         try server.start()
     } catch {
@@ -174,10 +183,10 @@ func rawStarter(url: URL) -> RequestStarter {
     }
 }
 
-func rxStarter(baseURL: URL, transport: (any HTTPTransport)? = nil) -> RequestStarter {
-    let client = RxHTTP.HTTPClient(baseURL: baseURL, transport: transport)
+func rxStarter(baseURL: URL, transport: (any HTTPTransport)? = nil, cache: HTTPCache? = nil, path: String = "/person") -> RequestStarter {
+    let client = RxHTTP.HTTPClient(baseURL: baseURL, configuration: .init(cache: cache), transport: transport)
     return { done in
-        _ = client.rx.requestObject(path: "/person")
+        _ = client.rx.requestObject(path: path)
             .subscribe(onSuccess: { (_: Person) in done(true) }, onFailure: { _ in done(false) })
     }
 }
@@ -271,6 +280,47 @@ if CommandLine.arguments.dropFirst().first == "rss" {
         name, inFlight, Double(at10k) / 1e6, Double(at100k) / 1e6, (Double(at100k) / Double(max(1, at10k)) - 1) * 100,
         first.failures + rest.failures, rest.requestsPerSecond
     ))
+    try? serverInput?.fileHandleForWriting.close()
+    serverProcess?.waitUntilExit()
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "cache" {
+    // The same request three ways over each transport, in one run: from the network (no cache),
+    // a cache hit (fresh for an hour), a revalidation answered 304 (the body from the store).
+    let cacheRounds = CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 3
+    let ahc = AsyncHTTPClientTransport(configuration: asyncHTTPClientConfiguration)
+    let clients: [(String, RequestStarter)] = [
+        ("URLSession: network", rxStarter(baseURL: baseURL)),
+        ("URLSession: cache hit", rxStarter(baseURL: baseURL, cache: HTTPCache(directory: nil), path: "/person-fresh")),
+        ("URLSession: 304", rxStarter(baseURL: baseURL, cache: HTTPCache(directory: nil), path: "/person-etag")),
+        ("AHC: network", rxStarter(baseURL: baseURL, transport: ahc)),
+        ("AHC: cache hit", rxStarter(baseURL: baseURL, transport: ahc, cache: HTTPCache(directory: nil), path: "/person-fresh")),
+        ("AHC: 304", rxStarter(baseURL: baseURL, transport: ahc, cache: HTTPCache(directory: nil), path: "/person-etag")),
+    ]
+    for (_, starter) in clients { _ = measure(count: 200, inFlight: 4, start: starter) }
+    var samples: [String: [RunResult]] = [:]
+    for _ in 1...cacheRounds {
+        for inFlight in [1, 16] {
+            for (name, starter) in clients {
+                samples["\(inFlight)|\(name)", default: []].append(measure(count: 5_000, inFlight: inFlight, start: starter))
+            }
+        }
+    }
+    print("Medians of \(cacheRounds) rounds of 5,000 requests; CPU per request of this process; ratio against the same transport's network request:")
+    print("| in flight | client | req/s | CPU µs/req | CPU ratio |")
+    print("|--:|---|--:|--:|--:|")
+    for inFlight in [1, 16] {
+        for (name, _) in clients {
+            func value(_ name: String, _ metric: (RunResult) -> Double) -> Double {
+                let values = (samples["\(inFlight)|\(name)"] ?? []).map(metric).sorted()
+                return values.isEmpty ? .nan : values[values.count / 2]
+            }
+            let network = (name.hasPrefix("AHC") ? "AHC" : "URLSession") + ": network"
+            print(String(format: "| %d | %@ | %.0f | %.1f | %.3f |", inFlight, name, value(name, \.requestsPerSecond),
+                         value(name, \.cpuPerRequest) * 1e6, value(name, \.cpuPerRequest) / value(network, \.cpuPerRequest)))
+        }
+    }
     try? serverInput?.fileHandleForWriting.close()
     serverProcess?.waitUntilExit()
     exit(0)

@@ -27,7 +27,7 @@ extension HTTPCall {
                 delivery()
                 return
             }
-            finished(.success(response.statusCode), bodyBytes: response.body.count)
+            finished(.success(response.statusCode), bodyBytes: response.body.count, cacheStatus: response.cacheStatus)
             delivery()
             client.callFinished(id: id)
         case .failure(let error):
@@ -110,14 +110,15 @@ extension HTTPCall {
     /// the events (`.completed`) hear of it, once, with the same summary.
     ///
     /// - Parameter outcome: The status delivered, or the failure.
-    private func finished(_ outcome: Result<Int, HTTPClientError>, bodyBytes: Int?) {
+    private func finished(_ outcome: Result<Int, HTTPClientError>, bodyBytes: Int?, cacheStatus: CacheStatus? = nil) {
         let plugins = client.plugins
         let listening = client.eventHub.isActive
         guard listening || !plugins.isEmpty || !observers.isEmpty else { return }
         let duration = max(0, client.clock.now.timeIntervalSince(startedAt))
         let attempts = sends
         let summary = HTTPCallSummary(
-            outcome: outcome, duration: duration, attempts: attempts, bodyBytes: bodyBytes, isStream: plan.stream != nil
+            outcome: outcome, duration: duration, attempts: attempts, bodyBytes: bodyBytes, isStream: plan.stream != nil,
+            cacheStatus: cacheStatus
         )
         for observer in observers {
             observer.callDidFinish(summary, for: self)
@@ -140,7 +141,7 @@ extension HTTPCall {
         }
         client.eventHub.emit(HTTPClientEvent(
             requestID: id, method: plan.method, url: redactedURL(), timestamp: client.clock.now,
-            kind: .completed(result, duration: duration, attempts: attempts), bodyBytes: bodyBytes
+            kind: .completed(result, duration: duration, attempts: attempts), bodyBytes: bodyBytes, cacheStatus: cacheStatus
         ))
     }
 

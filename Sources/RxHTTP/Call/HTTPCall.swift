@@ -27,6 +27,7 @@ public final class HTTPCall: @unchecked Sendable {
         var policy: RetryPolicy
         var idempotency: Idempotency
         var requiresAuthentication: Bool
+        var cachePolicy: CachePolicy
         /// The request's host: cooldown, budget, breaker, concurrency.
         var gate: HostGate?
         /// Where a streamed body goes; nil for an ordinary, buffered call.

@@ -22,4 +22,11 @@ struct InterceptorChain: Sendable {
         self.immediates = interceptors.map { $0 as? any ImmediateInterceptor }
         self.observers = observers
     }
+
+    /// The interceptors after the first `count`, observed by nobody: the chain of a call the client
+    /// makes for its own needs (a shared exchange, a background revalidation), which starts where
+    /// the interceptor that made it stands.
+    func dropping(first count: Int) -> InterceptorChain {
+        InterceptorChain(Array(interceptors.dropFirst(count)), observers: [])
+    }
 }

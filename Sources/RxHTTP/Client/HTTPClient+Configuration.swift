@@ -67,6 +67,14 @@ extension HTTPClient {
         /// The largest response body accepted, in bytes after decoding; default 64 MiB, clamped to
         /// 0...4 GiB. A bigger body fails with `.responseTooLarge` and the connection is closed.
         public var maxResponseBodySize: Int
+        /// The private HTTP cache (RFC 9111) the client answers from and stores into; default nil:
+        /// nothing is cached. See `HTTPCache` and `Request.cachePolicy`.
+        public var cache: HTTPCache?
+        /// Whether identical GET and HEAD requests in flight at once share one exchange (same URL,
+        /// and the same `Authorization`, `Accept`, `Accept-Encoding`, `Accept-Language` and the
+        /// headers a stored answer's `Vary` names); default false. Each caller gets its own decoded
+        /// answer; the exchange is cancelled when the last of them leaves.
+        public var coalescing: Bool
 
         /// The default headers: `User-Agent`, `Accept` and `Accept-Encoding`.
         public static let standardHeaders: [String: String] = [
@@ -93,8 +101,12 @@ extension HTTPClient {
             maxResponseBodySize: Int = HTTPTransportOptions.defaultMaxResponseBodySize,
             hostProtection: HostProtection = HostProtection(),
             interceptors: [any HTTPInterceptor] = [],
-            scheduler: (any SchedulerType)? = nil
+            scheduler: (any SchedulerType)? = nil,
+            cache: HTTPCache? = nil,
+            coalescing: Bool = false
         ) {
+            self.cache = cache
+            self.coalescing = coalescing
             self.hostProtection = hostProtection
             self.interceptors = interceptors
             // A policy's own scheduler (deprecated) still sets the clock when no scheduler is given.

@@ -53,7 +53,8 @@ extension HTTPClient {
             declaresAuthorization: request is any AccessTokenAuthorizable,
             requestName: String(describing: R.self),
             idempotency: request.idempotency,
-            requiresAuthentication: request.requiresAuthentication
+            requiresAuthentication: request.requiresAuthentication,
+            cachePolicy: request.cachePolicy
         )
     }
 }

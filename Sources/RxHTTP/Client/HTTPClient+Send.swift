@@ -1,5 +1,13 @@
 import Foundation
 
+/// Where a call the client makes for itself starts in the interceptor chain.
+enum InternalCallStart: Hashable, Sendable {
+    /// After the cache: a revalidation, which may still share an exchange.
+    case afterCache
+    /// After coalescing: the exchange coalesced calls share.
+    case afterCoalescing
+}
+
 extension HTTPClient {
     /// What a send needs besides decoding: everything `buildURLRequest` turns into a URLRequest.
     struct RequestParts {
@@ -17,6 +25,7 @@ extension HTTPClient {
         var requestName: String
         var idempotency: Idempotency
         var requiresAuthentication: Bool = true
+        var cachePolicy: CachePolicy = .useProtocol
     }
 
     /// The one entry of every request: builds it, then hands it to its call — the retry loop that
@@ -64,6 +73,35 @@ extension HTTPClient {
         return HTTPRequestHandle(call: call)
     }
 
+    /// Starts a call the client makes for its own needs — the exchange coalesced calls share, a
+    /// revalidation behind a stale answer — with `plan` (its deadline dropped: the callers' own
+    /// deadlines end their waits), through the interceptors after `start`. Its events are its own;
+    /// shutdown stops it like any call.
+    ///
+    /// - Parameter completion: The raw answer (an acceptable status) or the failure, on the
+    ///   callback context.
+    /// - Returns: The call, to cancel.
+    @discardableResult
+    func startInternalCall(
+        _ plan: HTTPCall.Plan, after start: InternalCallStart,
+        completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void
+    ) -> HTTPCall {
+        var plan = plan
+        plan.policy.deadline = nil
+        plan.stream = nil
+        let chains = internalChains[start] ?? (signedChain, unsignedChain)
+        let receiver = HTTPCall.Receiver(
+            decode: { response, _ in .success { completion(.success(response)) } },
+            fail: { completion(.failure($0)) }
+        )
+        let call = HTTPCall(
+            client: self, id: makeRequestID(), plan: plan, chain: plan.requiresAuthentication ? chains.signed : chains.unsigned,
+            receiver: receiver
+        )
+        call.start()
+        return call
+    }
+
     private func makePlan(_ parts: RequestParts, policy: RetryPolicy) throws(HTTPClientError) -> HTTPCall.Plan {
         var policy = policy
         if let deadline = policy.deadline {
@@ -83,6 +121,7 @@ extension HTTPClient {
             timeout: request.timeoutInterval, bypassesSuspension: parts.bypassesSuspension,
             policy: policy, idempotency: parts.idempotency,
             requiresAuthentication: parts.requiresAuthentication && authenticator != nil,
+            cachePolicy: parts.cachePolicy,
             gate: parts.baseURL == nil ? baseGate : request.url.flatMap { hosts.gate(for: $0) }
         )
     }

@@ -88,6 +88,8 @@ public final class HTTPClient: Sendable {
     let signedChain: InterceptorChain
     /// The interceptors of a call that does not.
     let unsignedChain: InterceptorChain
+    /// The chains of the calls the client makes for itself, by where they start (signed, unsigned).
+    let internalChains: [InternalCallStart: (signed: InterceptorChain, unsigned: InterceptorChain)]
     private let state = LockedState<State>.make(State())
 
     /// Creates a client.
@@ -172,12 +174,29 @@ public final class HTTPClient: Sendable {
         self.plugins = plugins
         self.authenticator = authenticator
         self.clock = configuration.scheduler
-        let builtIns: [any HTTPInterceptor] = [suspension, RetryInterceptor(), HostProtectionInterceptor()]
-        self.unsignedChain = InterceptorChain(configuration.interceptors + builtIns, observers: configuration.interceptors)
-        self.signedChain = InterceptorChain(
+        // The fixed order: yours, then the cache (its answers skip everything after it),
+        // coalescing, suspension, the retry policy, host protection, authentication.
+        var quota: [any HTTPInterceptor] = []
+        if let cache = configuration.cache {
+            quota.append(CacheInterceptor(cache: cache))
+        }
+        if configuration.coalescing {
+            quota.append(RequestCoalescer(cache: configuration.cache))
+        }
+        let builtIns: [any HTTPInterceptor] = quota + [suspension, RetryInterceptor(), HostProtectionInterceptor()]
+        let unsigned = InterceptorChain(configuration.interceptors + builtIns, observers: configuration.interceptors)
+        let signed = InterceptorChain(
             configuration.interceptors + builtIns + (authenticator.map { [AuthenticationInterceptor(authenticator: $0)] } ?? []),
             observers: configuration.interceptors
         )
+        self.unsignedChain = unsigned
+        self.signedChain = signed
+        let afterCache = configuration.interceptors.count + (configuration.cache == nil ? 0 : 1)
+        let afterCoalescing = afterCache + (configuration.coalescing ? 1 : 0)
+        self.internalChains = [
+            .afterCache: (signed.dropping(first: afterCache), unsigned.dropping(first: afterCache)),
+            .afterCoalescing: (signed.dropping(first: afterCoalescing), unsigned.dropping(first: afterCoalescing)),
+        ]
         self.transportOptions = HTTPTransportOptions(
             redirectPolicy: configuration.redirectPolicy, maxResponseBodySize: configuration.maxResponseBodySize
         )

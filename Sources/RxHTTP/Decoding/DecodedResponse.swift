@@ -21,15 +21,21 @@ public struct DecodedResponse<Value> {
     public let duration: TimeInterval
     /// How many times the request was sent.
     public let attempts: Int
+    /// Where the answer came from: the network, or the client's `HTTPCache`.
+    public let cacheStatus: CacheStatus
 
     /// Creates a decoded response.
-    public init(value: Value, statusCode: Int, headers: [String: String], url: URL?, duration: TimeInterval, attempts: Int) {
+    public init(
+        value: Value, statusCode: Int, headers: [String: String], url: URL?, duration: TimeInterval, attempts: Int,
+        cacheStatus: CacheStatus = .network
+    ) {
         self.value = value
         self.statusCode = statusCode
         self.headers = headers
         self.url = url
         self.duration = duration
         self.attempts = attempts
+        self.cacheStatus = cacheStatus
     }
 
     /// The value of the header `name`, compared case-insensitively.
@@ -62,7 +68,8 @@ extension HTTPClient {
         return send(parts, policy: policy, decode: { response, context in
             DecodedResponse(
                 value: try request.decodeResponse(response, context: context), statusCode: response.statusCode,
-                headers: response.headers, url: response.url, duration: context.elapsed, attempts: context.attempts
+                headers: response.headers, url: response.url, duration: context.elapsed, attempts: context.attempts,
+                cacheStatus: response.cacheStatus
             )
         }, completion: completion)
     }

@@ -32,6 +32,7 @@ import Foundation
 ///   was sent. `.retryBudgetExhausted`: the host's retry budget could not pay for a retry
 ///   (`underlying` is the last failure). `retryAfter(now:)` says when to try again, if known.
 /// - `.bufferOverflow`: a streamed response's reader fell further behind than the stream's buffer.
+/// - `.notCached`: a request with `CachePolicy.onlyIfCached` found nothing stored; nothing was sent.
 ///
 /// - Note: A value type; `Sendable`. Its description never contains a secret: URLs are redacted
 ///   (query parameters named like tokens, passwords, keys, signatures…), headers are not printed,
@@ -72,6 +73,8 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         case rejected
         /// A streamed response's reader fell further behind than the stream's buffer holds.
         case bufferOverflow
+        /// A request that may use only the cache (`CachePolicy.onlyIfCached`) found nothing stored.
+        case notCached
     }
 
     /// How far a request got before it failed: what decides whether repeating it is safe.
@@ -151,7 +154,7 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
     private static func derivedPhase(code: Code, statusCode: Int?) -> Phase {
         if statusCode != nil { return .responded }
         switch code {
-        case .invalidRequest, .shutdown, .cancelled, .circuitOpen, .rejected:
+        case .invalidRequest, .shutdown, .cancelled, .circuitOpen, .rejected, .notCached:
             return .notSent
         case .decodeError, .unacceptableStatusCode, .transport, .timedOut, .refreshFailed, .envelopeFailure,
              .invalidResponse, .responseTooLarge, .redirectRefused, .retryBudgetExhausted, .bufferOverflow:
@@ -192,7 +195,7 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
             guard let statusCode else { return false }
             return statusCode == 408 || statusCode == 429 || (500...599).contains(statusCode)
         case .decodeError, .cancelled, .invalidRequest, .refreshFailed, .envelopeFailure,
-             .responseTooLarge, .redirectRefused, .shutdown, .bufferOverflow:
+             .responseTooLarge, .redirectRefused, .shutdown, .bufferOverflow, .notCached:
             return false
         case .circuitOpen, .retryBudgetExhausted, .rejected:
             // Protective refusals: retrying them at once is what they exist to prevent.

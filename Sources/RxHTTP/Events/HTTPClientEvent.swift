@@ -71,21 +71,35 @@ public struct HTTPClientEvent: Sendable, CustomStringConvertible {
     /// For `.completed`: the bytes of the answer's body — for a streamed response, every byte of the
     /// whole stream (its event comes when the body ends). Nil for other events.
     public let bodyBytes: Int?
+    /// For a `.completed` success: where the answer came from (the network, or the client's
+    /// `HTTPCache`). Nil for other events.
+    public let cacheStatus: CacheStatus?
 
     /// Creates an event.
-    public init(requestID: UInt64?, method: HTTPMethod?, url: String?, timestamp: Date, kind: Kind, bodyBytes: Int? = nil) {
+    public init(
+        requestID: UInt64?, method: HTTPMethod?, url: String?, timestamp: Date, kind: Kind, bodyBytes: Int? = nil,
+        cacheStatus: CacheStatus? = nil
+    ) {
         self.requestID = requestID
         self.method = method
         self.url = url
         self.timestamp = timestamp
         self.kind = kind
         self.bodyBytes = bodyBytes
+        self.cacheStatus = cacheStatus
     }
 
-    /// `#7 GET https://api.example.com/users: 200 after 1 attempt in 0.0124 s`.
+    /// `#7 GET https://api.example.com/users: 200 after 1 attempt in 0.0124 s`, and `(cache hit)`,
+    /// `(revalidated)` or `(stale)` for an answer from the cache.
     public var description: String {
         let subject = [requestID.map { "#\($0)" }, method?.rawValue, url].compactMap { $0 }.joined(separator: " ")
-        return subject.isEmpty ? "\(kind)" : "\(subject): \(kind)"
+        let source: String
+        switch cacheStatus {
+        case nil, .network?: source = ""
+        case .hit?: source = " (cache hit)"
+        case let status?: source = " (\(status))"
+        }
+        return (subject.isEmpty ? "\(kind)" : "\(subject): \(kind)") + source
     }
 }
 

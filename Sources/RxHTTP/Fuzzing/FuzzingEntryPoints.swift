@@ -45,6 +45,34 @@ public enum FuzzingEntryPoints {
         _ = RetryPolicy(maxAttempts: 3, delay: .constant(time: 1)).delay(beforeRetry: 1, after: error)
     }
 
+    /// Reads `data` as the headers a cache and host protection parse — `Cache-Control`, `Expires`,
+    /// `Date`, `Last-Modified`, `Age`, `Vary`, the rate-limit headers — judges its freshness, and
+    /// decodes it as a disk cache file.
+    public static func parseCacheHeaders(_ data: Data) {
+        let text = String(decoding: data, as: UTF8.self)
+        let fields = text.split(separator: "\u{0}", omittingEmptySubsequences: false).map(String.init)
+        var headers: [String: String] = [:]
+        let names = ["Cache-Control", "Expires", "Date", "Last-Modified", "Age", "Vary", "ETag", "Pragma",
+                     "RateLimit", "RateLimit-Remaining", "RateLimit-Reset", "X-RateLimit-Remaining", "X-RateLimit-Reset"]
+        for (index, field) in fields.prefix(names.count).enumerated() {
+            headers[names[index]] = field
+        }
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        _ = CacheControl(text)
+        _ = RequestCacheHeaders(headers)
+        let stored = CachedResponse(statusCode: 200, headers: headers, body: data, url: nil, requestTime: now, responseTime: now, varyValues: [:])
+        let freshness = CacheFreshness(stored, now: now.addingTimeInterval(30))
+        _ = freshness.isUsable(for: CacheControl(text))
+        _ = freshness.allowsStaleIfError(request: CacheControl(text))
+        _ = stored.matches(headers)
+        _ = RateLimitHeaders.status(in: headers, now: now)
+        _ = RateLimitHeaders.parseRateLimitField(text)
+        _ = DiskCacheStore.decode(data)
+        if let encoded = DiskCacheStore.encode(key: text, variants: [stored]) {
+            _ = DiskCacheStore.decode(encoded)
+        }
+    }
+
     /// Decodes `data` as a response body: into `JSONValue`, through the default envelope, at a key
     /// path, as text.
     public static func decodeResponse(_ data: Data) {

@@ -15,6 +15,7 @@ import Synchronization
 /// | `rxnetworkkit.http.client.retries` | `Counter`: retries scheduled | `http.request.method`, `server.address`, `server.port`, `error.type` (what was retried) |
 /// | `rxnetworkkit.http.client.token_refreshes` | `Counter`: credential refreshes ended | `outcome` (`success`, `failure`), `error.type` on failure |
 /// | `rxnetworkkit.http.client.circuit_breaker.changes` | `Counter`: a host's breaker changed | `server.address`, `server.port`, `state` (`open`, `half_open`, `closed`) |
+/// | `rxnetworkkit.http.client.cache` | `Counter`: answers delivered, by where they came from | `http.request.method`, `server.address`, `server.port`, `cache.status` (`network`, `hit`, `revalidated`, `stale`) |
 ///
 /// OpenTelemetry counts each resend as its own request, so the duration is the attempt's, from
 /// its send to its answer (waits between attempts are not in it); `http.client.active_requests`
@@ -30,6 +31,8 @@ public enum HTTPClientMetrics {
     public static let tokenRefreshes = "rxnetworkkit.http.client.token_refreshes"
     /// `rxnetworkkit.http.client.circuit_breaker.changes`.
     public static let circuitBreakerChanges = "rxnetworkkit.http.client.circuit_breaker.changes"
+    /// `rxnetworkkit.http.client.cache`.
+    public static let cacheAnswers = "rxnetworkkit.http.client.cache"
 }
 
 extension HTTPClient {
@@ -77,6 +80,7 @@ final class HTTPMetricsRecorder: Sendable {
     private let retries: MetricCache<DurationKey, Counter>
     private let refreshes: MetricCache<String, Counter>
     private let circuits: MetricCache<DurationKey, Counter>
+    private let cacheAnswers: MetricCache<DurationKey, Counter>
 
     init(factory: any MetricsFactory) {
         durations = MetricCache { key in
@@ -96,6 +100,9 @@ final class HTTPMetricsRecorder: Sendable {
         refreshes = MetricCache { errorType in
             let dimensions = errorType.isEmpty ? [("outcome", "success")] : [("outcome", "failure"), ("error.type", errorType)]
             return Counter(label: HTTPClientMetrics.tokenRefreshes, dimensions: dimensions, factory: factory)
+        }
+        cacheAnswers = MetricCache { key in
+            Counter(label: HTTPClientMetrics.cacheAnswers, dimensions: key.target.dimensions + [("cache.status", key.errorType ?? "network")], factory: factory)
         }
         circuits = MetricCache { key in
             Counter(label: HTTPClientMetrics.circuitBreakerChanges, dimensions: [
@@ -135,7 +142,10 @@ final class HTTPMetricsRecorder: Sendable {
             }
             let target = Target(method: "", address: server.address, port: server.port)
             circuits.metric(for: DurationKey(target: target, statusCode: nil, errorType: name)).increment()
-        case .started, .held, .waitEnded, .authRefreshStarted, .completed:
+        case .completed:
+            guard let status = event.cacheStatus, let target = target(of: event) else { return }
+            cacheAnswers.metric(for: DurationKey(target: target, statusCode: nil, errorType: status.rawValue)).increment()
+        case .started, .held, .waitEnded, .authRefreshStarted:
             return
         }
     }

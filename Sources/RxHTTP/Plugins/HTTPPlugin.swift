@@ -53,14 +53,20 @@ public struct HTTPCallSummary: Sendable {
     public let bodyBytes: Int?
     /// Whether the body was streamed.
     public let isStream: Bool
+    /// For a success, where the answer came from (the network, or the client's `HTTPCache`).
+    public let cacheStatus: CacheStatus?
 
     /// Creates a summary.
-    public init(outcome: Result<Int, HTTPClientError>, duration: TimeInterval, attempts: Int, bodyBytes: Int?, isStream: Bool) {
+    public init(
+        outcome: Result<Int, HTTPClientError>, duration: TimeInterval, attempts: Int, bodyBytes: Int?, isStream: Bool,
+        cacheStatus: CacheStatus? = nil
+    ) {
         self.outcome = outcome
         self.duration = duration
         self.attempts = attempts
         self.bodyBytes = bodyBytes
         self.isStream = isStream
+        self.cacheStatus = cacheStatus
     }
 }
 

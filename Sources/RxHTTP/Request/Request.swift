@@ -71,6 +71,10 @@ public protocol Request {
     /// default `.byMethod`. `.keyed` makes the client send one `Idempotency-Key` per call.
     var idempotency: Idempotency { get }
 
+    /// How this request uses the client's `HTTPCache` (`Configuration(cache:)`); default
+    /// `.useProtocol` (RFC 9111). Without a cache, every policy loads from the network.
+    var cachePolicy: CachePolicy { get }
+
     /// Turns an accepted response into `Response`. Defaults exist for `Decodable` (with the
     /// client's envelope, if any), `String`, `Data` and `Void`.
     ///
@@ -92,6 +96,7 @@ extension Request {
     public var bypassesSuspension: Bool { false }
     public var idempotency: Idempotency { .byMethod }
     public var requiresAuthentication: Bool { true }
+    public var cachePolicy: CachePolicy { .useProtocol }
 }
 
 extension Request where Response: Decodable {

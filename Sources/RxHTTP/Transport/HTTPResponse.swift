@@ -13,6 +13,8 @@ public struct HTTPResponse: Sendable {
     public let body: Data
     /// The URL of the response (after redirects).
     public let url: URL?
+    /// Where it came from: the network, or the client's `HTTPCache` (fresh, revalidated, stale).
+    public var cacheStatus: CacheStatus = .network
 
     /// Creates a response.
     ///

@@ -231,6 +231,48 @@ func startServerProcess() -> (Process, Pipe, UInt16)? {
     return (process, input, port)
 }
 
+// `http-bench cache-check poll|down <base URL> <cache directory>`: the cache against a server no one
+// here wrote (nginx, started by cache-nginx.sh): what each of 100 polls was answered by.
+if CommandLine.arguments.dropFirst().first == "cache-check" {
+    let arguments = Array(CommandLine.arguments.dropFirst(2))
+    guard arguments.count == 3, let base = URL(string: arguments[1]) else {
+        print("usage: http-bench cache-check poll|down <base URL> <cache directory>")
+        exit(1)
+    }
+    let cache = HTTPCache(directory: URL(fileURLWithPath: arguments[2]))
+    let client = RxHTTP.HTTPClient(baseURL: base, configuration: .init(timeout: 2, cache: cache))
+    func poll(_ path: String) -> String {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex("none")
+        _ = client.rx.response(CheckedPerson(path: path)).subscribe(
+            onSuccess: { answer in outcome.withLock { $0 = answer.cacheStatus.rawValue }; done.signal() },
+            onFailure: { error in outcome.withLock { $0 = "error \((error as? RxHTTP.HTTPClientError)?.code.rawValue ?? "?")" }; done.signal() }
+        )
+        done.wait()
+        return outcome.withLock { $0 }
+    }
+    func summary(_ outcomes: [String]) -> String {
+        Dictionary(grouping: outcomes, by: { $0 }).map { "\($0.value.count) \($0.key)" }.sorted().joined(separator: ", ")
+    }
+    if arguments[0] == "poll" {
+        for path in ["/stale", "/fresh"] {
+            print("\(path): 100 polls: \(summary((0..<100).map { _ in poll(path) }))")
+        }
+        print("/sie: \(poll("/sie"))")
+    } else {
+        print("/sie with the server down, after a restart: \(summary((0..<3).map { _ in poll("/sie") }))")
+        Thread.sleep(forTimeInterval: 3.5)
+        print("/sie past its stale-if-error window: \(poll("/sie"))")
+    }
+    cache.flush()
+    exit(0)
+}
+
+struct CheckedPerson: Request {
+    typealias Response = Person
+    let path: String
+}
+
 // HTTP_BENCH_PORT=<port> uses a server already running (`http-bench serve` started by hand), so a
 // profiler attached to this process sees the client alone.
 let serverProcess: Process?

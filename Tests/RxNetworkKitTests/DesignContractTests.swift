@@ -136,7 +136,7 @@ final class DesignContractTests: RxTestCase {
     }
 }
 
-extension Single {
+extension PrimitiveSequence where Trait == SingleTrait {
     /// Waits up to five seconds for the event; for tests only.
     func toBlocking(timeout: TimeInterval = 5) throws -> Element {
         let done = DispatchSemaphore(value: 0)

@@ -20,27 +20,12 @@ extension ObservableType {
         onCompleted: (@Sendable (Object) -> Void)? = nil,
         onDisposed: (@Sendable (Object) -> Void)? = nil
     ) -> Disposable {
-        subscribe(
-            onNext: onNext.map { handler in
-                { @Sendable [weak object] element in
-                    if let object { handler(object, element) }
-                }
-            },
-            onError: onError.map { handler in
-                { @Sendable [weak object] error in
-                    if let object { handler(object, error) }
-                }
-            },
-            onCompleted: onCompleted.map { handler in
-                { @Sendable [weak object] in
-                    if let object { handler(object) }
-                }
-            },
-            onDisposed: onDisposed.map { handler in
-                { @Sendable [weak object] in
-                    if let object { handler(object) }
-                }
-            }
+        let weak = WeakHandlers(object)
+        return subscribe(
+            onNext: weak.bind(onNext),
+            onError: weak.bind(onError),
+            onCompleted: weak.bind(onCompleted),
+            onDisposed: weak.bind(onDisposed)
         )
     }
 }

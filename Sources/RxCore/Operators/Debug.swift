@@ -46,19 +46,6 @@ extension ObservableType {
     }
 }
 
-extension Single {
-    /// Prints the `Single`'s event, subscription and disposal; see `ObservableType.debug(_:trimOutput:file:line:function:)`.
-    public func debug(
-        _ identifier: String? = nil,
-        trimOutput: Bool = false,
-        file: String = #fileID,
-        line: UInt = #line,
-        function: String = #function
-    ) -> Single<Element> {
-        Single(unchecked: source.debug(identifier, trimOutput: trimOutput, file: file, line: line, function: function))
-    }
-}
-
 /// The timestamped line `debug` prints.
 enum DebugLog {
     static func print(_ prefix: String, _ text: String) {

@@ -69,27 +69,6 @@ extension ObservableType {
     }
 }
 
-extension Single {
-    /// Retries the `Single` after a failure; see `ObservableType.retry(_:delay:scheduler:didBecomeReachable:shouldRetry:)`.
-    public func retry(
-        _ maxAttemptCount: Int = .max,
-        delay: DelayOptions,
-        scheduler: SchedulerType = ConcurrentDispatchQueueScheduler.background,
-        didBecomeReachable: Observable<Void> = .never(),
-        shouldRetry: @escaping @Sendable (Error) -> Bool = { _ in true },
-        onRetry: (@Sendable (RetryNotification<Error>) -> Void)? = nil
-    ) -> Single<Element> {
-        Single(unchecked: source.retry(
-            maxAttemptCount,
-            delay: delay,
-            scheduler: scheduler,
-            didBecomeReachable: didBecomeReachable,
-            shouldRetry: shouldRetry,
-            onRetry: onRetry
-        ))
-    }
-}
-
 struct RetryWithDelayPolicy {
     let maxAttemptCount: Int
     /// Seconds before retry number n (1-based), given the error that ended the attempt.

@@ -1,11 +1,11 @@
-extension Completable {
+extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Never {
     /// Runs `second` after this `Completable` completes; an error skips it.
     ///
     /// - Parameter second: Subscribed only once this one completed.
     /// - Returns: A `Single` with `second`'s element, or the first error.
     /// - Note: `second` is subscribed on the thread this `Completable` completes on.
-    public func andThen<Element>(_ second: Single<Element>) -> Single<Element> {
-        Single(unchecked: AndThenObservable(first: source, second: second.asObservable()))
+    public func andThen<Result>(_ second: Single<Result>) -> Single<Result> {
+        Single(unchecked: AndThenObservable(first: primitiveSequence.source, second: second.asObservable()))
     }
 
     /// Runs `second` after this `Completable` completes; an error skips it.
@@ -13,8 +13,8 @@ extension Completable {
     /// - Parameter second: Subscribed only once this one completed.
     /// - Returns: A `Maybe` with `second`'s outcome, or the first error.
     /// - Note: `second` is subscribed on the thread this `Completable` completes on.
-    public func andThen<Element>(_ second: Maybe<Element>) -> Maybe<Element> {
-        Maybe(unchecked: AndThenObservable(first: source, second: second.asObservable()))
+    public func andThen<Result>(_ second: Maybe<Result>) -> Maybe<Result> {
+        Maybe(unchecked: AndThenObservable(first: primitiveSequence.source, second: second.asObservable()))
     }
 
     /// Runs `second` after this `Completable` completes; an error skips it.
@@ -23,7 +23,7 @@ extension Completable {
     /// - Returns: A `Completable` that completes when `second` does, or fails with the first error.
     /// - Note: `second` is subscribed on the thread this `Completable` completes on.
     public func andThen(_ second: Completable) -> Completable {
-        Completable(unchecked: AndThenObservable(first: source, second: second.asObservable()))
+        Completable(unchecked: AndThenObservable(first: primitiveSequence.source, second: second.asObservable()))
     }
 
     /// Runs `second` after this `Completable` completes; an error skips it.
@@ -31,8 +31,8 @@ extension Completable {
     /// - Parameter second: Subscribed only once this one completed.
     /// - Returns: `second`'s events, or the first error.
     /// - Note: `second` is subscribed on the thread this `Completable` completes on.
-    public func andThen<Element>(_ second: Observable<Element>) -> Observable<Element> {
-        AndThenObservable(first: source, second: second)
+    public func andThen<Result>(_ second: Observable<Result>) -> Observable<Result> {
+        AndThenObservable(first: primitiveSequence.source, second: second)
     }
 }
 

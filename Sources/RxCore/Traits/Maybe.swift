@@ -8,22 +8,9 @@ public enum MaybeEvent<Element> {
     case completed
 }
 
-/// A sequence of at most one element: an element, completion without one, or an error — the shape
-/// of a lookup that may find nothing (a cache read, a `404` taken as "absent").
-///
-/// - Note: Like `Observable`, a `Maybe` is a cold description of work: each subscription runs it.
-///   Thread-safe to subscribe from any thread; the event arrives on the thread the work finishes on.
-public struct Maybe<Element>: ObservableConvertibleType, Sendable {
+extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// The function handed to `create`, which delivers the one event.
     public typealias MaybeObserver = @Sendable (MaybeEvent<Element>) -> Void
-
-    let source: Observable<Element>
-
-    /// Wraps an observable already known to emit at most one element; see `asMaybe()` for one that
-    /// is checked.
-    init(unchecked source: Observable<Element>) {
-        self.source = source
-    }
 
     /// Creates a `Maybe` from a subscribe function.
     ///
@@ -48,14 +35,16 @@ public struct Maybe<Element>: ObservableConvertibleType, Sendable {
         })
     }
 
-    /// The sequence as an `Observable` of at most one element, then completion, or an error.
-    public func asObservable() -> Observable<Element> {
-        source
+    /// A `Maybe` that completes at once without an element.
+    ///
+    /// - Returns: A `Maybe` completing on the subscribing thread, during `subscribe`.
+    public static func empty() -> Maybe<Element> {
+        Maybe(unchecked: Observable.empty())
     }
 
     /// Returns itself.
     public func asMaybe() -> Maybe<Element> {
-        self
+        primitiveSequence
     }
 
     /// Subscribes with closures for success, error, completion without an element, and disposal.
@@ -73,10 +62,11 @@ public struct Maybe<Element>: ObservableConvertibleType, Sendable {
         onCompleted: (@Sendable () -> Void)? = nil,
         onDisposed: (@Sendable () -> Void)? = nil
     ) -> Disposable {
-        MaybeSubscriber<Element>(
-            onSuccess: onSuccess, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed
+        PrimitiveSubscriber<Element>(
+            requiresElement: false, onSuccess: onSuccess, onError: onError, onCompleted: onCompleted,
+            onDisposed: onDisposed
         )
-        .subscribe(to: source)
+        .subscribe(to: primitiveSequence.source)
     }
 
     /// Subscribes with one closure that receives the event.
@@ -91,54 +81,70 @@ public struct Maybe<Element>: ObservableConvertibleType, Sendable {
             onCompleted: { observer(.completed) }
         )
     }
-}
 
-/// The terminal observer of a `Maybe`: success on the first element (which ends the subscription),
-/// completion or error otherwise. Handlers are constants; the user's `SubscriptionHandle` lets go
-/// of them when the subscription ends.
-// @unchecked Sendable: the handlers are immutable; the lifecycle word orders the one event and dispose.
-final class MaybeSubscriber<Element>: HandledSubscriber<Element>, @unchecked Sendable {
-    private let successHandler: (@Sendable (Element) -> Void)?
-    private let errorHandler: (@Sendable (Swift.Error) -> Void)?
-    private let completedHandler: (@Sendable () -> Void)?
-    private let disposedHandler: (@Sendable () -> Void)?
-
-    init(
-        onSuccess: (@Sendable (Element) -> Void)?,
-        onError: (@Sendable (Swift.Error) -> Void)?,
-        onCompleted: (@Sendable () -> Void)?,
-        onDisposed: (@Sendable () -> Void)?
-    ) {
-        successHandler = onSuccess
-        errorHandler = onError
-        completedHandler = onCompleted
-        disposedHandler = onDisposed
-        super.init()
+    /// Subscribes with closures that receive `object`, held weakly: once it is gone, the event is
+    /// ignored, as in RxSwift.
+    ///
+    /// - Parameters:
+    ///   - object: Passed to each handler while it is alive; not retained by the subscription.
+    ///   - onSuccess: Called once with `object` and the element.
+    ///   - onError: Called once with `object` and the error.
+    ///   - onCompleted: Called once with `object` if the `Maybe` completes without an element.
+    ///   - onDisposed: Called once with `object` when the subscription ends.
+    /// - Returns: The subscription; disposing it cancels the work and no handler runs afterwards.
+    /// - Note: Handlers run on the thread the event arrives on. Thread-safe.
+    public func subscribe<Object: AnyObject & Sendable>(
+        with object: Object,
+        onSuccess: (@Sendable (Object, Element) -> Void)? = nil,
+        onError: (@Sendable (Object, Swift.Error) -> Void)? = nil,
+        onCompleted: (@Sendable (Object) -> Void)? = nil,
+        onDisposed: (@Sendable (Object) -> Void)? = nil
+    ) -> Disposable {
+        let weak = WeakHandlers(object)
+        return subscribe(
+            onSuccess: weak.bind(onSuccess),
+            onError: weak.bind(onError),
+            onCompleted: weak.bind(onCompleted),
+            onDisposed: weak.bind(onDisposed)
+        )
     }
 
-    override func onNext(_ element: Element) {
-        if claimTerminal() {
-            successHandler?(element)
-            dispose()
+    /// Succeeds with `default` when this `Maybe` completes without an element.
+    ///
+    /// - Parameter default: The element delivered in place of an empty completion.
+    /// - Returns: A `Single` of this `Maybe`'s element, or of `default`; errors pass through.
+    /// - Note: The result arrives on this `Maybe`'s thread. Thread-safe.
+    public func ifEmpty(default: Element) -> Single<Element> {
+        // `first()` yields `Optional(element)`, or `nil` for an empty completion; `??` on the
+        // doubly optional value keeps a `nil` element of an optional `Element` as it is.
+        let fallback = CapturedElement(`default`)
+        return Single(unchecked: primitiveSequence.source.first().asObservable().map { $0 ?? fallback.value })
+    }
+
+    /// Continues with `other` when this `Maybe` completes without an element.
+    ///
+    /// - Parameter other: Subscribed only after an empty completion.
+    /// - Returns: A `Maybe` of this one's element, or of `other`'s outcome.
+    /// - Note: `other`'s outcome arrives on its own thread. Disposing disposes whichever is
+    ///   subscribed. Thread-safe.
+    public func ifEmpty(switchTo other: Maybe<Element>) -> Maybe<Element> {
+        Maybe(unchecked: switchingIfEmpty(to: other.source))
+    }
+
+    /// Continues with `other` when this `Maybe` completes without an element.
+    ///
+    /// - Parameter other: Subscribed only after an empty completion.
+    /// - Returns: A `Single` of this `Maybe`'s element, or of `other`'s outcome.
+    /// - Note: `other`'s outcome arrives on its own thread. Disposing disposes whichever is
+    ///   subscribed. Thread-safe.
+    public func ifEmpty(switchTo other: Single<Element>) -> Single<Element> {
+        Single(unchecked: switchingIfEmpty(to: other.source))
+    }
+
+    /// This `Maybe`'s element, or `other`'s events after an empty completion.
+    private func switchingIfEmpty(to other: Observable<Element>) -> Observable<Element> {
+        primitiveSequence.source.first().flatMapObservable { element in
+            element.map { Observable.just($0) } ?? other
         }
-    }
-
-    override func onError(_ error: Swift.Error) {
-        if claimTerminal() {
-            errorHandler?(error)
-            dispose()
-        }
-    }
-
-    override func onCompleted() {
-        if claimTerminal() {
-            completedHandler?()
-            dispose()
-        }
-    }
-
-    override func didDispose() {
-        disposedHandler?()
-        super.didDispose()
     }
 }

@@ -1,40 +1,20 @@
 /// The event a `Single` delivers: one element, or an error.
-public typealias SingleEvent<Element> = Result<Element, Error>
+public typealias SingleEvent<Element> = Result<Element, Swift.Error>
 
-/// A sequence of exactly one element or an error — the shape of a request/response call.
-///
-/// - Note: Like `Observable`, a `Single` is a cold description of work: each subscription runs it.
-///   Thread-safe to subscribe from any thread.
-public struct Single<Element>: ObservableConvertibleType, Sendable {
+extension PrimitiveSequenceType where Trait == SingleTrait {
     /// The function handed to `create`, which delivers the one event.
     public typealias SingleObserver = @Sendable (SingleEvent<Element>) -> Void
-
-    @usableFromInline
-    let source: Observable<Element>
-
-    /// Wraps an observable already known to emit one element or an error; see `asSingle()` for one
-    /// that is checked.
-    @usableFromInline
-    init(unchecked source: Observable<Element>) {
-        self.source = source
-    }
 
     /// Creates a `Single` from a subscribe function.
     ///
     /// - Parameter subscribe: Receives the `single` function; call it once with `.success(value)`
     ///   or `.failure(error)`, and return what to release on dispose. Later calls are ignored.
+    /// - Returns: A cold `Single`.
+    /// - Note: The event is delivered on the thread that calls the `single` function. Thread-safe.
     @inlinable
     public static func create(subscribe: @escaping @Sendable (@escaping SingleObserver) -> Disposable) -> Single<Element> {
         Single(unchecked: Observable.create { observer in
-            subscribe { event in
-                switch event {
-                case .success(let element):
-                    observer.onNext(element)
-                    observer.onCompleted()
-                case .failure(let error):
-                    observer.onError(error)
-                }
-            }
+            subscribe { observer.onSingleEvent($0) }
         })
     }
 
@@ -44,26 +24,20 @@ public struct Single<Element>: ObservableConvertibleType, Sendable {
         subscribe: @escaping (@escaping SingleObserver) -> Disposable
     ) -> Single<Element> {
         Single(unchecked: Observable.createCapturingNonSendable { observer in
-            subscribe { event in
-                switch event {
-                case .success(let element):
-                    observer.onNext(element)
-                    observer.onCompleted()
-                case .failure(let error):
-                    observer.onError(error)
-                }
-            }
+            subscribe { observer.onSingleEvent($0) }
         })
-    }
-
-    /// The sequence as an `Observable` of one element (then completion) or an error.
-    public func asObservable() -> Observable<Element> {
-        source
     }
 
     /// Returns itself.
     public func asSingle() -> Single<Element> {
-        self
+        primitiveSequence
+    }
+
+    /// Converts to a `Maybe` that succeeds or fails as this `Single` does.
+    ///
+    /// - Returns: The same outcome as a `Maybe`; it never completes empty.
+    public func asMaybe() -> Maybe<Element> {
+        Maybe(unchecked: primitiveSequence.source)
     }
 
     /// Subscribes with closures for success, failure and disposal.
@@ -73,67 +47,60 @@ public struct Single<Element>: ObservableConvertibleType, Sendable {
     ///   - onFailure: Called once with the error.
     ///   - onDisposed: Called once when the subscription ends: after the event or on dispose.
     /// - Returns: The subscription; disposing it cancels the work and no handler runs afterwards.
-    /// - Note: Handlers run on the thread the event arrives on.
+    /// - Note: Handlers run on the thread the event arrives on. Thread-safe.
     @inlinable
     public func subscribe(
         onSuccess: (@Sendable (Element) -> Void)? = nil,
-        onFailure: (@Sendable (Error) -> Void)? = nil,
+        onFailure: (@Sendable (Swift.Error) -> Void)? = nil,
         onDisposed: (@Sendable () -> Void)? = nil
     ) -> Disposable {
-        SingleSubscriber<Element>(onSuccess: onSuccess, onFailure: onFailure, onDisposed: onDisposed)
-            .subscribe(to: source)
+        PrimitiveSubscriber<Element>(
+            requiresElement: true, onSuccess: onSuccess, onError: onFailure, onCompleted: nil, onDisposed: onDisposed
+        )
+        .subscribe(to: primitiveSequence.source)
     }
 
     /// Subscribes with one closure that receives the result.
+    ///
+    /// - Parameter observer: Called once with `.success` or `.failure`.
+    /// - Returns: The subscription; disposing it cancels the work.
+    /// - Note: `observer` runs on the thread the event arrives on. Thread-safe.
     public func subscribe(_ observer: @escaping @Sendable (SingleEvent<Element>) -> Void) -> Disposable {
         subscribe(onSuccess: { observer(.success($0)) }, onFailure: { observer(.failure($0)) })
     }
+
+    /// Subscribes with closures that receive `object`, held weakly: once it is gone, the result is
+    /// ignored, as in RxSwift.
+    ///
+    /// - Parameters:
+    ///   - object: Passed to each handler while it is alive; not retained by the subscription.
+    ///   - onSuccess: Called once with `object` and the element.
+    ///   - onFailure: Called once with `object` and the error.
+    ///   - onDisposed: Called once with `object` when the subscription ends: after the event or on
+    ///     dispose.
+    /// - Returns: The subscription; disposing it cancels the work and no handler runs afterwards.
+    /// - Note: Handlers run on the thread the event arrives on. Thread-safe.
+    public func subscribe<Object: AnyObject & Sendable>(
+        with object: Object,
+        onSuccess: (@Sendable (Object, Element) -> Void)? = nil,
+        onFailure: (@Sendable (Object, Swift.Error) -> Void)? = nil,
+        onDisposed: (@Sendable (Object) -> Void)? = nil
+    ) -> Disposable {
+        let weak = WeakHandlers(object)
+        return subscribe(onSuccess: weak.bind(onSuccess), onFailure: weak.bind(onFailure), onDisposed: weak.bind(onDisposed))
+    }
 }
 
-/// The terminal observer of a `Single`: success on the first element, failure on an error, and
-/// `RxError.noElements` if the source completes empty. Handlers are constants (no lock per event);
-/// the user's `SubscriptionHandle` lets go of them when the subscription ends.
-@usableFromInline
-// @unchecked Sendable: the handlers are immutable; the lifecycle word orders the one event and dispose.
-final class SingleSubscriber<Element>: HandledSubscriber<Element>, @unchecked Sendable {
-    @usableFromInline
-    let successHandler: (@Sendable (Element) -> Void)?
-    @usableFromInline
-    let failureHandler: (@Sendable (Error) -> Void)?
-    @usableFromInline
-    let disposedHandler: (@Sendable () -> Void)?
-
+extension ObserverType {
+    /// Delivers a `Single`'s event: the element then completion, or the error.
     @inlinable
-    init(onSuccess: (@Sendable (Element) -> Void)?, onFailure: (@Sendable (Error) -> Void)?, onDisposed: (@Sendable () -> Void)?) {
-        successHandler = onSuccess
-        failureHandler = onFailure
-        disposedHandler = onDisposed
-        super.init()
-    }
-
-    override func onNext(_ element: Element) {
-        if claimTerminal() {
-            successHandler?(element)
-            dispose()
+    func onSingleEvent(_ event: SingleEvent<Element>) {
+        switch event {
+        case .success(let element):
+            onNext(element)
+            onCompleted()
+        case .failure(let error):
+            onError(error)
         }
-    }
-
-    override func onError(_ error: Error) {
-        if claimTerminal() {
-            failureHandler?(error)
-            dispose()
-        }
-    }
-
-    override func onCompleted() {
-        if claimTerminal() {
-            failureHandler?(RxError.noElements)
-            dispose()
-        }
-    }
-
-    override func didDispose() {
-        disposedHandler?()
-        super.didDispose()
     }
 }

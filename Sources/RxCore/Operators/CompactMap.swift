@@ -6,25 +6,7 @@ extension ObservableType {
     /// - Returns: The non-nil results, in order.
     /// - Note: `transform` runs on the thread the element arrives on. Thread-safe.
     public func compactMap<Result>(_ transform: @escaping @Sendable (Element) throws -> Result?) -> Observable<Result> {
-        CompactMapObservable(source: asObservable(), transform: transform)
-    }
-}
-
-// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
-// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
-final class CompactMapObservable<Source, Result>: Observable<Result>, @unchecked Sendable {
-    private let source: Observable<Source>
-    private let transform: @Sendable (Source) throws -> Result?
-
-    init(source: Observable<Source>, transform: @escaping @Sendable (Source) throws -> Result?) {
-        self.source = source
-        self.transform = transform
-    }
-
-    override func subscribe(_ observer: ObserverNode<Result>) -> ClassDisposable {
-        let sink = CompactMapSink(transform: transform, downstream: observer)
-        sink.setUpstream(source.subscribe(sink))
-        return sink
+        SinkObservable(source: asObservable()) { CompactMapSink(transform: transform, downstream: $0) }
     }
 }
 

@@ -9,27 +9,9 @@ extension ObservableType {
     /// - Note: Debounced elements arrive on `scheduler`; the last one (if the source completes while
     ///   it waits), completion and errors on the source's thread. Events never overlap. Thread-safe.
     public func debounce(_ dueTime: RxTimeInterval, scheduler: any SchedulerType) -> Observable<Element> {
-        DebounceObservable(source: asObservable(), dueTime: dueTime, scheduler: scheduler)
-    }
-}
-
-// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
-// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
-final class DebounceObservable<Element>: Observable<Element>, @unchecked Sendable {
-    private let source: Observable<Element>
-    private let dueTime: RxTimeInterval
-    private let scheduler: any SchedulerType
-
-    init(source: Observable<Element>, dueTime: RxTimeInterval, scheduler: any SchedulerType) {
-        self.source = source
-        self.dueTime = dueTime
-        self.scheduler = scheduler
-    }
-
-    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
-        let sink = DebounceSink(dueTime: dueTime, scheduler: scheduler, downstream: observer)
-        sink.setUpstream(source.subscribe(sink))
-        return sink
+        SinkObservable(source: asObservable()) {
+            DebounceSink(dueTime: dueTime, scheduler: scheduler, downstream: $0)
+        }
     }
 }
 

@@ -4,7 +4,7 @@ extension ObservableType where Element: Equatable & SendableMetatype {
     /// - Returns: The source without consecutive duplicates.
     /// - Note: Events arrive on the source's thread. Thread-safe.
     public func distinctUntilChanged() -> Observable<Element> {
-        DistinctUntilChangedObservable(source: asObservable(), keySelector: { $0 }, comparer: { $0 == $1 })
+        distinctUntilChanged({ $0 }, comparer: { $0 == $1 })
     }
 }
 
@@ -15,8 +15,10 @@ extension ObservableType {
     ///   sequence with it and disposes the source.
     /// - Returns: The source without consecutive elements of equal key.
     /// - Note: `keySelector` runs on the thread the element arrives on. Thread-safe.
-    public func distinctUntilChanged<Key: Equatable & SendableMetatype>(_ keySelector: @escaping @Sendable (Element) throws -> Key) -> Observable<Element> {
-        DistinctUntilChangedObservable(source: asObservable(), keySelector: keySelector, comparer: { $0 == $1 })
+    public func distinctUntilChanged<Key: Equatable & SendableMetatype>(
+        _ keySelector: @escaping @Sendable (Element) throws -> Key
+    ) -> Observable<Element> {
+        distinctUntilChanged(keySelector, comparer: { $0 == $1 })
     }
 
     /// Drops elements that `comparer` finds equal to the element before them.
@@ -41,7 +43,9 @@ extension ObservableType {
         _ keySelector: @escaping @Sendable (Element) throws -> Key,
         comparer: @escaping @Sendable (Key, Key) throws -> Bool
     ) -> Observable<Element> {
-        DistinctUntilChangedObservable(source: asObservable(), keySelector: keySelector, comparer: comparer)
+        SinkObservable(source: asObservable()) {
+            DistinctUntilChangedSink(keySelector: keySelector, comparer: comparer, downstream: $0)
+        }
     }
 
     /// Drops elements whose property at `keyPath` equals that of the element before them.
@@ -49,34 +53,10 @@ extension ObservableType {
     /// - Parameter keyPath: The compared property.
     /// - Returns: The source without consecutive elements of equal property.
     /// - Note: Events arrive on the source's thread. Thread-safe.
-    public func distinctUntilChanged<Property: Equatable & SendableMetatype>(at keyPath: KeyPath<Element, Property> & Sendable) -> Observable<Element> {
-        DistinctUntilChangedObservable(
-            source: asObservable(), keySelector: { $0[keyPath: keyPath] }, comparer: { $0 == $1 }
-        )
-    }
-}
-
-// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
-// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
-final class DistinctUntilChangedObservable<Element, Key>: Observable<Element>, @unchecked Sendable {
-    private let source: Observable<Element>
-    private let keySelector: @Sendable (Element) throws -> Key
-    private let comparer: @Sendable (Key, Key) throws -> Bool
-
-    init(
-        source: Observable<Element>,
-        keySelector: @escaping @Sendable (Element) throws -> Key,
-        comparer: @escaping @Sendable (Key, Key) throws -> Bool
-    ) {
-        self.source = source
-        self.keySelector = keySelector
-        self.comparer = comparer
-    }
-
-    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
-        let sink = DistinctUntilChangedSink(keySelector: keySelector, comparer: comparer, downstream: observer)
-        sink.setUpstream(source.subscribe(sink))
-        return sink
+    public func distinctUntilChanged<Property: Equatable & SendableMetatype>(
+        at keyPath: KeyPath<Element, Property> & Sendable
+    ) -> Observable<Element> {
+        distinctUntilChanged({ $0[keyPath: keyPath] }, comparer: { $0 == $1 })
     }
 }
 

@@ -10,7 +10,7 @@ extension ObservableType {
         if index < 0 {
             return .error(RxError.argumentOutOfRange)
         }
-        return ElementAtObservable(source: asObservable(), index: index)
+        return SinkObservable(source: asObservable()) { ElementAtSink(remaining: index, downstream: $0) }
     }
 
     /// The element at `index` (0-based), then completion; RxSwift's older spelling of `element(at:)`.
@@ -20,24 +20,6 @@ extension ObservableType {
     /// - Note: Events arrive on the source's thread. Thread-safe.
     public func elementAt(_ index: Int) -> Observable<Element> {
         element(at: index)
-    }
-}
-
-// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
-// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
-final class ElementAtObservable<Element>: Observable<Element>, @unchecked Sendable {
-    private let source: Observable<Element>
-    private let index: Int
-
-    init(source: Observable<Element>, index: Int) {
-        self.source = source
-        self.index = index
-    }
-
-    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
-        let sink = ElementAtSink(remaining: index, downstream: observer)
-        sink.setUpstream(source.subscribe(sink))
-        return sink
     }
 }
 

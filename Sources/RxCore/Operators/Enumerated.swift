@@ -4,23 +4,7 @@ extension ObservableType {
     /// - Returns: A sequence of `(index, element)` tuples.
     /// - Note: Events arrive on the source's thread. Thread-safe.
     public func enumerated() -> Observable<(index: Int, element: Element)> {
-        EnumeratedObservable(source: asObservable())
-    }
-}
-
-// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
-// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
-final class EnumeratedObservable<Element>: Observable<(index: Int, element: Element)>, @unchecked Sendable {
-    private let source: Observable<Element>
-
-    init(source: Observable<Element>) {
-        self.source = source
-    }
-
-    override func subscribe(_ observer: ObserverNode<(index: Int, element: Element)>) -> ClassDisposable {
-        let sink = EnumeratedSink(downstream: observer)
-        sink.setUpstream(source.subscribe(sink))
-        return sink
+        SinkObservable(source: asObservable()) { EnumeratedSink(downstream: $0) }
     }
 }
 

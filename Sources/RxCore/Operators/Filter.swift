@@ -4,34 +4,16 @@ extension ObservableType {
     /// - Note: `predicate` runs on the thread the element arrives on.
     @inlinable
     public func filter(_ predicate: @escaping @Sendable (Element) throws -> Bool) -> Observable<Element> {
-        FilterObservable(source: asObservable(), predicate: predicate)
+        SinkObservable(source: asObservable()) { FilterSink(predicate: predicate, downstream: $0) }
     }
 }
 
 @usableFromInline
-// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
-// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
-final class FilterObservable<Element>: Observable<Element>, @unchecked Sendable {
-    private let source: Observable<Element>
-    private let predicate: @Sendable (Element) throws -> Bool
-
-    @usableFromInline
-    init(source: Observable<Element>, predicate: @escaping @Sendable (Element) throws -> Bool) {
-        self.source = source
-        self.predicate = predicate
-    }
-
-    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
-        let sink = FilterSink(predicate: predicate, downstream: observer)
-        sink.setUpstream(source.subscribe(sink))
-        return sink
-    }
-}
-
 // @unchecked Sendable: `predicate` is immutable; state is the atomic lifecycle word of Sink.
 final class FilterSink<Element>: Sink<Element, Element>, @unchecked Sendable {
     private let predicate: @Sendable (Element) throws -> Bool
 
+    @usableFromInline
     init(predicate: @escaping @Sendable (Element) throws -> Bool, downstream: ObserverNode<Element>) {
         self.predicate = predicate
         super.init(downstream: downstream)

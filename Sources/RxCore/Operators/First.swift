@@ -5,23 +5,7 @@ extension ObservableType {
     ///   with `nil` if the source completes without one, or fails with the source's error.
     /// - Note: The result is delivered on the source's thread. Thread-safe.
     public func first() -> Single<Element?> {
-        Single(unchecked: FirstObservable(source: asObservable()))
-    }
-}
-
-// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
-// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
-final class FirstObservable<Element>: Observable<Element?>, @unchecked Sendable {
-    private let source: Observable<Element>
-
-    init(source: Observable<Element>) {
-        self.source = source
-    }
-
-    override func subscribe(_ observer: ObserverNode<Element?>) -> ClassDisposable {
-        let sink = FirstSink<Element>(downstream: observer)
-        sink.setUpstream(source.subscribe(sink))
-        return sink
+        Single(unchecked: SinkObservable(source: asObservable()) { FirstSink<Element>(downstream: $0) })
     }
 }
 

@@ -4,23 +4,7 @@ extension ObservableType {
     /// - Returns: A sequence that completes or fails when the source does.
     /// - Note: The terminal event arrives on the source's thread. Thread-safe.
     public func ignoreElements() -> Observable<Never> {
-        IgnoreElementsObservable(source: asObservable())
-    }
-}
-
-// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
-// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
-final class IgnoreElementsObservable<Element>: Observable<Never>, @unchecked Sendable {
-    private let source: Observable<Element>
-
-    init(source: Observable<Element>) {
-        self.source = source
-    }
-
-    override func subscribe(_ observer: ObserverNode<Never>) -> ClassDisposable {
-        let sink = IgnoreElementsSink<Element>(downstream: observer)
-        sink.setUpstream(source.subscribe(sink))
-        return sink
+        SinkObservable(source: asObservable()) { IgnoreElementsSink<Element>(downstream: $0) }
     }
 }
 

@@ -19,7 +19,7 @@ extension ObservableType {
     ///   completion; it never fails.
     /// - Note: Events arrive on the source's thread. Thread-safe.
     public func materialize() -> Observable<Event<Element>> {
-        MaterializeObservable(source: asObservable())
+        SinkObservable(source: asObservable()) { MaterializeSink<Element>(downstream: $0) }
     }
 }
 
@@ -31,22 +31,6 @@ extension ObservableType where Element: EventConvertible {
     /// - Note: Events arrive on the source's thread. Thread-safe.
     public func dematerialize() -> Observable<Element.Element> {
         DematerializeObservable(source: asObservable())
-    }
-}
-
-// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
-// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
-final class MaterializeObservable<Element>: Observable<Event<Element>>, @unchecked Sendable {
-    private let source: Observable<Element>
-
-    init(source: Observable<Element>) {
-        self.source = source
-    }
-
-    override func subscribe(_ observer: ObserverNode<Event<Element>>) -> ClassDisposable {
-        let sink = MaterializeSink<Element>(downstream: observer)
-        sink.setUpstream(source.subscribe(sink))
-        return sink
     }
 }
 

@@ -12,25 +12,7 @@ extension ObservableType {
     ///   bound while the scheduler is busy. A scheduler that runs actions at once
     ///   (`ImmediateScheduler`) runs them in a loop, in constant stack depth.
     public func observe(on scheduler: any ImmediateSchedulerType) -> Observable<Element> {
-        ObserveOnObservable(source: asObservable(), scheduler: scheduler)
-    }
-}
-
-// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
-// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
-final class ObserveOnObservable<Element>: Observable<Element>, @unchecked Sendable {
-    private let source: Observable<Element>
-    private let scheduler: any ImmediateSchedulerType
-
-    init(source: Observable<Element>, scheduler: any ImmediateSchedulerType) {
-        self.source = source
-        self.scheduler = scheduler
-    }
-
-    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
-        let sink = ObserveOnSink(scheduler: scheduler, downstream: observer)
-        sink.setUpstream(source.subscribe(sink))
-        return sink
+        SinkObservable(source: asObservable()) { ObserveOnSink(scheduler: scheduler, downstream: $0) }
     }
 }
 

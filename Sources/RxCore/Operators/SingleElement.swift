@@ -8,7 +8,7 @@ extension ObservableType {
     ///   with `RxError.moreThanOneElement` (disposing the source) when a second element arrives.
     /// - Note: Events arrive on the source's thread. Thread-safe.
     public func single() -> Observable<Element> {
-        SingleElementObservable(source: asObservable()) { _ in true }
+        SinkObservable(source: asObservable()) { SingleElementSink(predicate: { _ in true }, downstream: $0) }
     }
 
     /// Forwards the one element that satisfies `predicate`, failing unless there is exactly one.
@@ -19,25 +19,7 @@ extension ObservableType {
     ///   `RxError.moreThanOneElement` when a second one does.
     /// - Note: `predicate` runs on the thread the element arrives on. Thread-safe.
     public func single(_ predicate: @escaping @Sendable (Element) throws -> Bool) -> Observable<Element> {
-        SingleElementObservable(source: asObservable(), predicate: predicate)
-    }
-}
-
-// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
-// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
-final class SingleElementObservable<Element>: Observable<Element>, @unchecked Sendable {
-    private let source: Observable<Element>
-    private let predicate: @Sendable (Element) throws -> Bool
-
-    init(source: Observable<Element>, predicate: @escaping @Sendable (Element) throws -> Bool) {
-        self.source = source
-        self.predicate = predicate
-    }
-
-    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
-        let sink = SingleElementSink(predicate: predicate, downstream: observer)
-        sink.setUpstream(source.subscribe(sink))
-        return sink
+        SinkObservable(source: asObservable()) { SingleElementSink(predicate: predicate, downstream: $0) }
     }
 }
 

@@ -5,7 +5,7 @@ extension ObservableType {
     /// - Returns: The source without its first `count` elements.
     /// - Note: Events arrive on the source's thread. Thread-safe.
     public func skip(_ count: Int) -> Observable<Element> {
-        SkipObservable(source: asObservable()) { _, index in index < count }
+        skipping { _, index in index < count }
     }
 
     /// Drops elements while `predicate` holds, then forwards every element from the first one for
@@ -16,25 +16,11 @@ extension ObservableType {
     /// - Returns: The source without its leading run of matching elements.
     /// - Note: `predicate` runs on the thread the element arrives on. Thread-safe.
     public func skip(while predicate: @escaping @Sendable (Element) throws -> Bool) -> Observable<Element> {
-        SkipObservable(source: asObservable()) { element, _ in try predicate(element) }
-    }
-}
-
-// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
-// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
-final class SkipObservable<Element>: Observable<Element>, @unchecked Sendable {
-    private let source: Observable<Element>
-    private let shouldSkip: @Sendable (Element, Int) throws -> Bool
-
-    init(source: Observable<Element>, shouldSkip: @escaping @Sendable (Element, Int) throws -> Bool) {
-        self.source = source
-        self.shouldSkip = shouldSkip
+        skipping { element, _ in try predicate(element) }
     }
 
-    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
-        let sink = SkipSink(shouldSkip: shouldSkip, downstream: observer)
-        sink.setUpstream(source.subscribe(sink))
-        return sink
+    private func skipping(_ shouldSkip: @escaping @Sendable (Element, Int) throws -> Bool) -> Observable<Element> {
+        SinkObservable(source: asObservable()) { SkipSink(shouldSkip: shouldSkip, downstream: $0) }
     }
 }
 

@@ -15,25 +15,7 @@ extension ObservableType {
         if count == 0 {
             return .empty()
         }
-        return TakeCountObservable(source: asObservable(), count: count)
-    }
-}
-
-// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
-// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
-final class TakeCountObservable<Element>: Observable<Element>, @unchecked Sendable {
-    private let source: Observable<Element>
-    private let count: Int
-
-    init(source: Observable<Element>, count: Int) {
-        self.source = source
-        self.count = count
-    }
-
-    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
-        let sink = TakeCountSink(remaining: count, downstream: observer)
-        sink.setUpstream(source.subscribe(sink))
-        return sink
+        return SinkObservable(source: asObservable()) { TakeCountSink(remaining: count, downstream: $0) }
     }
 }
 

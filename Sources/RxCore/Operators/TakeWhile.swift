@@ -18,7 +18,10 @@ extension ObservableType {
         while predicate: @escaping @Sendable (Element) throws -> Bool,
         behavior: TakeBehavior = .exclusive
     ) -> Observable<Element> {
-        TakeWhileObservable(source: asObservable(), behavior: behavior) { try !predicate($0) }
+        let isLast: @Sendable (Element) throws -> Bool = { try !predicate($0) }
+        return SinkObservable(source: asObservable()) {
+            TakeWhileSink(isLast: isLast, behavior: behavior, downstream: $0)
+        }
     }
 
     /// Elements until `predicate` holds; completes at the first element for which it does.
@@ -32,27 +35,9 @@ extension ObservableType {
         until predicate: @escaping @Sendable (Element) throws -> Bool,
         behavior: TakeBehavior = .exclusive
     ) -> Observable<Element> {
-        TakeWhileObservable(source: asObservable(), behavior: behavior, isLast: predicate)
-    }
-}
-
-// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
-// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
-final class TakeWhileObservable<Element>: Observable<Element>, @unchecked Sendable {
-    private let source: Observable<Element>
-    private let behavior: TakeBehavior
-    private let isLast: @Sendable (Element) throws -> Bool
-
-    init(source: Observable<Element>, behavior: TakeBehavior, isLast: @escaping @Sendable (Element) throws -> Bool) {
-        self.source = source
-        self.behavior = behavior
-        self.isLast = isLast
-    }
-
-    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
-        let sink = TakeWhileSink(isLast: isLast, behavior: behavior, downstream: observer)
-        sink.setUpstream(source.subscribe(sink))
-        return sink
+        SinkObservable(source: asObservable()) { [isLast = predicate] observer in
+            TakeWhileSink(isLast: isLast, behavior: behavior, downstream: observer)
+        }
     }
 }
 

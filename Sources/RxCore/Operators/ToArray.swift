@@ -6,23 +6,7 @@ extension ObservableType {
     /// - Note: The array is delivered on the thread the source completes on. Memory grows with the
     ///   number of elements: do not use on an endless source. Thread-safe.
     public func toArray() -> Single<[Element]> {
-        Single(unchecked: ToArrayObservable(source: asObservable()))
-    }
-}
-
-// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
-// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
-final class ToArrayObservable<Element>: Observable<[Element]>, @unchecked Sendable {
-    private let source: Observable<Element>
-
-    init(source: Observable<Element>) {
-        self.source = source
-    }
-
-    override func subscribe(_ observer: ObserverNode<[Element]>) -> ClassDisposable {
-        let sink = ToArraySink(downstream: observer)
-        sink.setUpstream(source.subscribe(sink))
-        return sink
+        Single(unchecked: SinkObservable(source: asObservable()) { ToArraySink(downstream: $0) })
     }
 }
 

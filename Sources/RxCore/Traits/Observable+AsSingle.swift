@@ -4,7 +4,9 @@ extension ObservableType {
     /// - Returns: A `Single` that fails with `RxError.noElements` if the source completes empty, and
     ///   with `RxError.moreThanOneElement` (disposing the source) as soon as a second element arrives.
     public func asSingle() -> Single<Element> {
-        Single(unchecked: AsSingleObservable(source: asObservable(), requiresElement: true))
+        Single(unchecked: SinkObservable(source: asObservable()) {
+            AsSingleSink(requiresElement: true, downstream: $0)
+        })
     }
 
     /// Converts to a `Maybe`: the source must emit at most one element, then complete.
@@ -14,28 +16,9 @@ extension ObservableType {
     ///   (disposing the source) as soon as a second element arrives.
     /// - Note: The outcome arrives on the source's thread. Thread-safe.
     public func asMaybe() -> Maybe<Element> {
-        Maybe(unchecked: AsSingleObservable(source: asObservable(), requiresElement: false))
-    }
-}
-
-/// Checks that the source emits at most one element (`asMaybe`), or exactly one (`asSingle`).
-// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
-// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
-final class AsSingleObservable<Element>: Observable<Element>, @unchecked Sendable {
-    private let source: Observable<Element>
-    private let requiresElement: Bool
-
-    /// - Parameter requiresElement: Whether an empty completion fails with `RxError.noElements`
-    ///   (`asSingle`) or goes through (`asMaybe`).
-    init(source: Observable<Element>, requiresElement: Bool) {
-        self.source = source
-        self.requiresElement = requiresElement
-    }
-
-    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
-        let sink = AsSingleSink(requiresElement: requiresElement, downstream: observer)
-        sink.setUpstream(source.subscribe(sink))
-        return sink
+        Maybe(unchecked: SinkObservable(source: asObservable()) {
+            AsSingleSink(requiresElement: false, downstream: $0)
+        })
     }
 }
 

@@ -24,7 +24,7 @@ public struct PrimitiveSequence<Trait, Element>: PrimitiveSequenceType, Observab
     /// `asObservable()`.
     init(completingMaybeEmpty source: Observable<Element>) {
         if Trait.self == SingleTrait.self {
-            self.source = AsSingleObservable(source: source, requiresElement: true)
+            self.source = source.asSingle().source
         } else {
             self.source = source
         }

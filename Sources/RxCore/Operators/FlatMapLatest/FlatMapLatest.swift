@@ -14,7 +14,8 @@ extension ObservableType {
     public func flatMapLatest<Source: ObservableConvertibleType & SendableMetatype>(
         _ selector: @escaping @Sendable (Element) throws -> Source
     ) -> Observable<Source.Element> {
-        FlatMapLatestObservable(source: asObservable()) { try selector($0).asObservable() }
+        let selectNext: @Sendable (Element) throws -> Observable<Source.Element> = { try selector($0).asObservable() }
+        return SinkObservable(source: asObservable()) { FlatMapLatestSink(selector: selectNext, downstream: $0) }
     }
 }
 
@@ -27,24 +28,7 @@ extension ObservableType where Element: ObservableConvertibleType & SendableMeta
     /// - Note: The result's events are serialized and arrive on the thread of the sequence that
     ///   sent them.
     public func switchLatest() -> Observable<Element.Element> {
-        FlatMapLatestObservable(source: asObservable()) { $0.asObservable() }
+        SinkObservable(source: asObservable()) { FlatMapLatestSink(selector: { $0.asObservable() }, downstream: $0) }
     }
 }
 
-// @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):
-// immutable after init; every stored value is `Sendable` or a `@Sendable` closure.
-final class FlatMapLatestObservable<SourceElement, Element>: Observable<Element>, @unchecked Sendable {
-    private let source: Observable<SourceElement>
-    private let selector: @Sendable (SourceElement) throws -> Observable<Element>
-
-    init(source: Observable<SourceElement>, selector: @escaping @Sendable (SourceElement) throws -> Observable<Element>) {
-        self.source = source
-        self.selector = selector
-    }
-
-    override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {
-        let sink = FlatMapLatestSink(selector: selector, downstream: observer)
-        sink.setUpstream(source.subscribe(sink))
-        return sink
-    }
-}

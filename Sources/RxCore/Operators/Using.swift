@@ -53,28 +53,11 @@ final class UsingObservable<Element, Resource: Disposable>: Observable<Element>,
             resource.dispose()
             return NopDisposable.shared
         }
-        let sink = UsingSink(downstream: observer)
+        let sink = ForwardingSink(downstream: observer)
         let subscription = source.subscribe(sink)
         // Set last: if the source ended during `subscribe`, this disposes both at once. The
         // subscription goes first, then the resource it may still use.
         sink.setUpstream(SubscriptionGroup(members: [subscription, classDisposable(resource)]))
         return sink
-    }
-}
-
-/// Forwards the built sequence's events; its upstream is that subscription and the resource, so
-/// its terminal event or its dispose releases both.
-// @unchecked Sendable: no state beyond the atomic lifecycle word of Sink.
-final class UsingSink<Element>: Sink<Element, Element>, @unchecked Sendable {
-    override func onNext(_ element: Element) {
-        forwardNext(element)
-    }
-
-    override func onError(_ error: Error) {
-        forwardError(error)
-    }
-
-    override func onCompleted() {
-        forwardCompleted()
     }
 }

@@ -2,18 +2,17 @@ import Dispatch
 import Foundation
 import RxCore
 import RxTesting
-import Synchronization
 import XCTest
 
 /// `Hooks`: an error that reaches `subscribe(onNext:...)` without `onError` goes to
 /// `Hooks.defaultErrorHandler`, with the subscription's call stack when `recordCallStackOnError`
 /// is on; every setting is safe to read and write from any thread.
 ///
-/// The hooks are process-wide. Each test installs its handler through `withProbeHandler`, which
-/// records only `ProbeError`s carrying the test's own token, hands every other error to the
-/// handler it replaced, and restores that handler (and the other settings) when the test ends,
-/// failed or not: a test running meanwhile elsewhere in the process neither loses its errors
-/// nor sees this test's ones.
+/// The hooks are process-wide. Each test installs its handler through `withProbeHandler` (in
+/// Support), which records only `HookProbeError`s carrying the test's own token, hands every other
+/// error to the handler it replaced, and restores that handler (and the other settings) when the
+/// test ends, failed or not: a test running meanwhile elsewhere in the process neither loses its
+/// errors nor sees this test's ones.
 final class HooksTests: RxTestCase {
     func testAnErrorWithoutOnErrorReachesTheDefaultErrorHandler() {
         withProbeHandler { probe in
@@ -117,7 +116,7 @@ final class HooksTests: RxTestCase {
     }
 
     func testTheReplacedHandlerStillGetsOtherErrors() {
-        let outer = Probe()
+        let outer = HookProbe()
         let previous = Hooks.defaultErrorHandler
         Hooks.defaultErrorHandler = outer.handler(passingOthersTo: previous)
         defer { Hooks.defaultErrorHandler = previous }
@@ -148,59 +147,5 @@ final class HooksTests: RxTestCase {
     }
 }
 
-// MARK: - Support
-
 /// An object for `subscribe(with:)`.
 private final class Owner: Sendable {}
-
-/// An error only one probe recognises.
-private struct ProbeError: Error {
-    let token: UUID
-    let id: Int
-}
-
-/// Records the `ProbeError`s of its own token that reach the hook.
-private final class Probe: Sendable {
-    struct Report {
-        let id: Int
-        let callStack: [String]
-    }
-
-    let token = UUID()
-    private let reports = Mutex<[Report]>([])
-
-    var reported: [Report] {
-        reports.withLock { $0 }
-    }
-
-    func error(_ id: Int) -> Error {
-        ProbeError(token: token, id: id)
-    }
-
-    /// A handler that records this probe's errors and passes any other error to `previous`.
-    func handler(passingOthersTo previous: @escaping Hooks.DefaultErrorHandler) -> Hooks.DefaultErrorHandler {
-        { [self] callStack, error in
-            if let probeError = error as? ProbeError, probeError.token == token {
-                reports.withLock { $0.append(Report(id: probeError.id, callStack: callStack)) }
-            } else {
-                previous(callStack, error)
-            }
-        }
-    }
-}
-
-/// Runs `body` with a probe's handler installed in front of the current one, then restores every
-/// hook setting as it was.
-private func withProbeHandler(_ body: (Probe) throws -> Void) rethrows {
-    let probe = Probe()
-    let previousHandler = Hooks.defaultErrorHandler
-    let previousCapture = Hooks.customCaptureSubscriptionCallstack
-    let previousRecording = Hooks.recordCallStackOnError
-    Hooks.defaultErrorHandler = probe.handler(passingOthersTo: previousHandler)
-    defer {
-        Hooks.defaultErrorHandler = previousHandler
-        Hooks.customCaptureSubscriptionCallstack = previousCapture
-        Hooks.recordCallStackOnError = previousRecording
-    }
-    try body(probe)
-}

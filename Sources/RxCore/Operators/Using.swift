@@ -7,7 +7,10 @@ extension Observable {
     ///
     /// - Parameters:
     ///   - resourceFactory: Makes the resource, once per subscription. An error it throws is sent
-    ///     to the subscriber as `onError`; there is then no resource to dispose.
+    ///     to the subscriber as `onError`; there is then no resource to dispose. `Resource` is a
+    ///     concrete type, as in RxSwift (`CompositeDisposable`, `SerialDisposable`, a class of
+    ///     your own): an existential such as `Disposables.create { }`'s `Cancelable` does not
+    ///     conform to `Disposable` as a generic argument.
     ///   - observableFactory: Builds the sequence from the resource. An error it throws is sent to
     ///     the subscriber as `onError`, and the resource is disposed right after.
     /// - Returns: A cold sequence with the events of the built one.

@@ -81,4 +81,28 @@ final class SkipForTests: RxTestCase {
     func testConformance() {
         assertOperatorBasics { $0.skip(for: .seconds(10), scheduler: self.scheduler) }
     }
+
+    // MARK: RxSwift's spelling, skip(_:scheduler:)
+
+    func testTheRxSwiftSpellingDropsTheElementsOfTheDuration() {
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(230, 3), .completed(240)])
+        let res = scheduler.start { xs.skip(.seconds(15), scheduler: self.scheduler) }
+        XCTAssertEqual(res.events, [.next(220, 2), .next(230, 3), .completed(240)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 240)])
+    }
+
+    func testTheRxSwiftSpellingCancelsItsTimerOnDispose() {
+        let xs = scheduler.createColdObservable([.next(10, 1), .next(100, 2)])
+        assertDisposingWhileWaiting(at: 30, on: scheduler) {
+            xs.skip(.milliseconds(50_000), scheduler: self.scheduler)
+        }
+        XCTAssertTrue(scheduler.isIdle)
+    }
+
+    func testTheRxSwiftSpellingAndSkipCountAreDistinctOverloads() {
+        XCTAssertEqual(collect(Observable.of(1, 2, 3).skip(2)), [.next(3), .completed])
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(230)])
+        let res = scheduler.start { xs.skip(.seconds(0), scheduler: self.scheduler) }
+        XCTAssertEqual(res.events, [.next(210, 1), .next(220, 2), .completed(230)])
+    }
 }

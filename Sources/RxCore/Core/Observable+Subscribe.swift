@@ -3,7 +3,9 @@ extension ObservableType {
     ///
     /// - Parameters:
     ///   - onNext: Called for each element.
-    ///   - onError: Called once if the sequence fails.
+    ///   - onError: Called once if the sequence fails. If nil, the error goes to
+    ///     `Hooks.defaultErrorHandler` (with the call stack of this call, if
+    ///     `Hooks.recordCallStackOnError` is true), as in RxSwift.
     ///   - onCompleted: Called once if the sequence completes.
     ///   - onDisposed: Called once when the subscription ends: after a terminal event or on dispose.
     /// - Returns: The subscription; disposing it cancels the work and no handler runs afterwards.
@@ -15,8 +17,13 @@ extension ObservableType {
         onCompleted: (@Sendable () -> Void)? = nil,
         onDisposed: (@Sendable () -> Void)? = nil
     ) -> Disposable {
-        ClosureSubscriber(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
-            .subscribe(to: asObservable())
+        ClosureSubscriber(
+            onNext: onNext,
+            onError: onError ?? Hooks.unhandledErrorHandler(),
+            onCompleted: onCompleted,
+            onDisposed: onDisposed
+        )
+        .subscribe(to: asObservable())
     }
 
     /// Subscribes with one closure that receives every event.

@@ -7,7 +7,8 @@ extension ObservableType {
     /// - Parameters:
     ///   - object: Passed to each handler while it is alive; not retained by the subscription.
     ///   - onNext: Called with `object` and each element.
-    ///   - onError: Called once with `object` and the error if the sequence fails.
+    ///   - onError: Called once with `object` and the error if the sequence fails. If nil, the
+    ///     error goes to `Hooks.defaultErrorHandler`, as with `subscribe(onNext:onError:...)`.
     ///   - onCompleted: Called once with `object` if the sequence completes.
     ///   - onDisposed: Called once with `object` when the subscription ends: after a terminal event
     ///     or on dispose.

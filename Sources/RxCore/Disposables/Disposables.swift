@@ -24,6 +24,18 @@ public enum Disposables {
         CompositeDisposable(disposables: [disposable1, disposable2, disposable3])
     }
 
+    /// A disposable that disposes all of them: `disposable1`, `disposable2`, `disposable3`, then
+    /// `disposables` in order (RxSwift's overload for four or more).
+    ///
+    /// - Returns: A group; disposing it disposes every member once, and later calls do nothing.
+    /// - Note: Thread-safe.
+    public static func create(
+        _ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable,
+        _ disposables: Disposable...
+    ) -> Cancelable {
+        CompositeDisposable(disposables: [disposable1, disposable2, disposable3] + disposables)
+    }
+
     /// A disposable that disposes every one of `disposables`.
     public static func create(_ disposables: [Disposable]) -> Cancelable {
         CompositeDisposable(disposables: disposables)

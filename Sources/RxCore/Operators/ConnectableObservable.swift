@@ -2,7 +2,9 @@
 /// `multicast`, `publish()`, `replay(_:)` and `replayAll()`.
 ///
 /// Subscribers receive the events of the current connection through the connectable's subject.
-/// `refCount()` connects on the first subscriber and disconnects after the last one leaves.
+/// `refCount()` (from `ConnectableObservableType`) connects on the first subscriber and disconnects
+/// after the last one leaves; for this class it counts subscribers on its own connections, so
+/// that however subscribers race, each connection subscribes to the source once.
 ///
 /// Each connection is an object of its own that holds its subject, so a subscriber always listens
 /// to the subject of the connection it joined, whatever other threads connect and disconnect
@@ -13,7 +15,7 @@
 /// - Note: `connect()`, `subscribe` and disposing are thread-safe; events arrive on the thread the
 ///   source emits on.
 // @unchecked Sendable: the current connection and its reference count live in one LockedState.
-public final class ConnectableObservable<Element>: Observable<Element>, @unchecked Sendable {
+public final class ConnectableObservable<Element>: Observable<Element>, ConnectableObservableType, @unchecked Sendable {
     private struct State {
         /// The connection subscribers join; `nil` until one is needed or after it ended.
         var current: MulticastConnection<Element>?
@@ -52,15 +54,6 @@ public final class ConnectableObservable<Element>: Observable<Element>, @uncheck
             }
             return connection
         }
-    }
-
-    /// A sequence that connects when its first observer subscribes and disposes the connection
-    /// when its last one leaves (or the source terminates); a later subscriber connects anew.
-    ///
-    /// - Returns: The reference-counted sequence.
-    /// - Note: Thread-safe: however subscribers race, each connection subscribes to the source once.
-    public func refCount() -> Observable<Element> {
-        RefCountObservable(source: self)
     }
 
     override func subscribe(_ observer: ObserverNode<Element>) -> ClassDisposable {

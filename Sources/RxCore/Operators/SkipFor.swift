@@ -15,6 +15,18 @@ extension ObservableType {
     public func skip(for duration: RxTimeInterval, scheduler: any SchedulerType) -> Observable<Element> {
         SkipForObservable(source: asObservable(), duration: duration, scheduler: scheduler)
     }
+
+    /// RxSwift's spelling of `skip(for:scheduler:)`: drops the elements the source emits during
+    /// `duration` from subscription, and forwards the later ones.
+    ///
+    /// - Parameters:
+    ///   - duration: How long to drop elements (fractional seconds are kept).
+    ///   - scheduler: Where the timer runs.
+    /// - Returns: The same sequence as `skip(for: duration, scheduler: scheduler)`.
+    /// - Note: Events arrive on the source's thread. Thread-safe.
+    public func skip(_ duration: RxTimeInterval, scheduler: any SchedulerType) -> Observable<Element> {
+        skip(for: duration, scheduler: scheduler)
+    }
 }
 
 // @unchecked Sendable (restated: `Observable` is unchecked, so no subclass can be checked):

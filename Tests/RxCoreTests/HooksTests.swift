@@ -22,6 +22,16 @@ final class HooksTests: RxTestCase {
         }
     }
 
+    func testSingleMaybeAndCompletableWithoutAnErrorHandlerReportToo() {
+        withProbeHandler { probe in
+            Single<Int>.error(probe.error(1)).subscribe(onSuccess: { _ in }).dispose()
+            Maybe<Int>.error(probe.error(2)).subscribe(onSuccess: { _ in }).dispose()
+            Completable.error(probe.error(3)).subscribe(onCompleted: {}).dispose()
+            Single<Int>.error(probe.error(4)).subscribe(onFailure: { _ in }).dispose()
+            XCTAssertEqual(probe.reported.map(\.id), [1, 2, 3], "a handled failure is not reported")
+        }
+    }
+
     func testAnOnErrorHandlerKeepsTheErrorFromTheHook() {
         withProbeHandler { probe in
             let handled = DisposeLog()

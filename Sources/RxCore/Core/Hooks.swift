@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Process-wide hooks, as in RxSwift: what happens to an error that reaches a subscription with no
 /// error handler.
@@ -29,6 +30,9 @@ public enum Hooks {
     }
 
     private static let settings = LockedState<Settings>.make(Settings())
+    /// `recordCallStackOnError`, readable without the lock: every subscription without an error
+    /// handler asks it, and almost always finds it false.
+    private static let isRecordingCallStacks = Atomic<Bool>(false)
 
     /// Called with every error that reaches a subscription without an error handler.
     ///
@@ -60,7 +64,12 @@ public enum Hooks {
     /// - Note: Thread-safe. Applies to subscriptions made after it changes.
     public static var recordCallStackOnError: Bool {
         get { settings.withLock { $0.recordCallStackOnError } }
-        set { settings.withLock { $0.recordCallStackOnError = newValue } }
+        set {
+            settings.withLock {
+                $0.recordCallStackOnError = newValue
+                isRecordingCallStacks.store(newValue, ordering: .releasing)
+            }
+        }
     }
 
     // MARK: Reporting
@@ -86,8 +95,8 @@ public enum Hooks {
     /// Call it when the subscription is made (the stack is captured then, on the calling thread).
     @usableFromInline
     package static func unhandledErrorHandler() -> @Sendable (Error) -> Void {
-        let (isRecording, capture) = settings.withLock { ($0.recordCallStackOnError, $0.customCaptureSubscriptionCallstack) }
-        guard isRecording else { return reportWithoutCallStack }
+        guard isRecordingCallStacks.load(ordering: .acquiring) else { return reportWithoutCallStack }
+        let capture = settings.withLock { $0.customCaptureSubscriptionCallstack }
         // User code: called outside the lock.
         let callStack = capture()
         return { error in reportUnhandled(error, subscriptionCallStack: callStack) }

@@ -51,7 +51,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     ///
     /// - Parameters:
     ///   - onSuccess: Called once with the element.
-    ///   - onError: Called once with the error.
+    ///   - onError: Called once with the error. If nil, the error goes to `Hooks.defaultErrorHandler`,
+    ///     as in RxSwift.
     ///   - onCompleted: Called once if the `Maybe` completes without an element.
     ///   - onDisposed: Called once when the subscription ends: after the event or on dispose.
     /// - Returns: The subscription; disposing it cancels the work and no handler runs afterwards.
@@ -63,7 +64,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         onDisposed: (@Sendable () -> Void)? = nil
     ) -> Disposable {
         PrimitiveSubscriber<Element>(
-            requiresElement: false, onSuccess: onSuccess, onError: onError, onCompleted: onCompleted,
+            requiresElement: false, onSuccess: onSuccess, onError: onError ?? Hooks.unhandledErrorHandler(),
+            onCompleted: onCompleted,
             onDisposed: onDisposed
         )
         .subscribe(to: primitiveSequence.source)
@@ -115,10 +117,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// - Returns: A `Single` of this `Maybe`'s element, or of `default`; errors pass through.
     /// - Note: The result arrives on this `Maybe`'s thread. Thread-safe.
     public func ifEmpty(default: Element) -> Single<Element> {
-        // `first()` yields `Optional(element)`, or `nil` for an empty completion; `??` on the
-        // doubly optional value keeps a `nil` element of an optional `Element` as it is.
-        let fallback = CapturedElement(`default`)
-        return Single(unchecked: primitiveSequence.source.first().asObservable().map { $0 ?? fallback.value })
+        Single(unchecked: primitiveSequence.source.ifEmpty(default: `default`))
     }
 
     /// Continues with `other` when this `Maybe` completes without an element.
@@ -128,7 +127,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// - Note: `other`'s outcome arrives on its own thread. Disposing disposes whichever is
     ///   subscribed. Thread-safe.
     public func ifEmpty(switchTo other: Maybe<Element>) -> Maybe<Element> {
-        Maybe(unchecked: switchingIfEmpty(to: other.source))
+        Maybe(unchecked: primitiveSequence.source.ifEmpty(switchTo: other.source))
     }
 
     /// Continues with `other` when this `Maybe` completes without an element.
@@ -138,13 +137,6 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// - Note: `other`'s outcome arrives on its own thread. Disposing disposes whichever is
     ///   subscribed. Thread-safe.
     public func ifEmpty(switchTo other: Single<Element>) -> Single<Element> {
-        Single(unchecked: switchingIfEmpty(to: other.source))
-    }
-
-    /// This `Maybe`'s element, or `other`'s events after an empty completion.
-    private func switchingIfEmpty(to other: Observable<Element>) -> Observable<Element> {
-        primitiveSequence.source.first().flatMapObservable { element in
-            element.map { Observable.just($0) } ?? other
-        }
+        Single(unchecked: primitiveSequence.source.ifEmpty(switchTo: other.source))
     }
 }

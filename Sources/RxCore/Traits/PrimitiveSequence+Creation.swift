@@ -27,6 +27,25 @@ extension PrimitiveSequence {
     }
 }
 
+extension PrimitiveSequence {
+    /// A sequence that holds a resource for as long as its subscription lasts, as `Observable.using`.
+    ///
+    /// - Parameters:
+    ///   - resourceFactory: Makes the resource, once per subscription; an error it throws fails the
+    ///     subscription (there is then nothing to dispose).
+    ///   - primitiveSequenceFactory: Builds the sequence from the resource; an error it throws fails
+    ///     the subscription, and the resource is disposed right after.
+    /// - Returns: A cold sequence of the same trait with the built one's outcome; the resource is
+    ///   disposed when the subscription ends (after the outcome or on dispose), exactly once.
+    /// - Note: Both factories run on the subscribing thread. Thread-safe if they are.
+    public static func using<Resource: Disposable>(
+        _ resourceFactory: @escaping @Sendable () throws -> Resource,
+        primitiveSequenceFactory: @escaping @Sendable (Resource) throws -> PrimitiveSequence<Trait, Element>
+    ) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(unchecked: Observable.using(resourceFactory) { try primitiveSequenceFactory($0).source })
+    }
+}
+
 extension PrimitiveSequence where Trait: ElementTrait {
     /// A `Single` or `Maybe` that succeeds at once with `element`.
     ///

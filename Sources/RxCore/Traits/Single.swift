@@ -44,7 +44,8 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     ///
     /// - Parameters:
     ///   - onSuccess: Called once with the element.
-    ///   - onFailure: Called once with the error.
+    ///   - onFailure: Called once with the error. If nil, the error goes to
+    ///     `Hooks.defaultErrorHandler`, as in RxSwift.
     ///   - onDisposed: Called once when the subscription ends: after the event or on dispose.
     /// - Returns: The subscription; disposing it cancels the work and no handler runs afterwards.
     /// - Note: Handlers run on the thread the event arrives on. Thread-safe.
@@ -55,7 +56,8 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         onDisposed: (@Sendable () -> Void)? = nil
     ) -> Disposable {
         PrimitiveSubscriber<Element>(
-            requiresElement: true, onSuccess: onSuccess, onError: onFailure, onCompleted: nil, onDisposed: onDisposed
+            requiresElement: true, onSuccess: onSuccess, onError: onFailure ?? Hooks.unhandledErrorHandler(),
+            onCompleted: nil, onDisposed: onDisposed
         )
         .subscribe(to: primitiveSequence.source)
     }

@@ -1,6 +1,5 @@
 import Foundation
 import RxCore
-import Synchronization
 
 /// An error only one probe recognises.
 struct HookProbeError: Error {
@@ -17,7 +16,8 @@ final class HookProbe: Sendable {
     }
 
     let token = UUID()
-    private let reports = Mutex<[Report]>([])
+    // A LockedState, which ThreadSanitizer sees (see `DisposeLog`).
+    private let reports = LockedState<[Report]>.make([])
 
     var reported: [Report] {
         reports.withLock { $0 }

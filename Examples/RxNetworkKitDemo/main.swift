@@ -301,7 +301,7 @@ _ = outcome(of: throughputClient.shutdown(gracePeriod: 1).andThen(Single.just(()
 print("   \(completed) decoded in \(ms(batchTime)) (\(String(format: "%.0f", Double(completed) / batchTime * 1000)) req/s)")
 print("   \(fastTransportStep(baseURL: server.baseURL, urlSessionTime: batchTime))")
 
-print("13. RxSwift's vocabulary: a BehaviorRelay setting, withLatestFrom, a Maybe cache in front of the network")
+print("13. RxSwift's vocabulary: a BehaviorRelay setting, withLatestFrom, a Maybe cache in front of the network; zip of 8, range, bind(to:) a ReplayRelay")
 let (vocabulary, vocabularyTime) = timed { () -> String in
     let region = BehaviorRelay(value: "eu")
     let ticks = PublishRelay<Int>()
@@ -325,6 +325,20 @@ let (vocabulary, vocabularyTime) = timed { () -> String in
         + "cache miss -> \(describe(miss)), then hit -> \(describe(hit)) in \(ms(hitTime)) (no request)"
 }
 print("   \(vocabulary); \(ms(vocabularyTime)) in all")
+let (moreVocabulary, moreVocabularyTime) = timed { () -> String in
+    let user = client.rx.request(GetUser(id: 42))
+    let eight = Single.zip(user, user, user, user, user, user, user, user) { a, b, c, d, e, f, g, h in
+        [a, b, c, d, e, f, g, h].map(\.id).reduce(0, +)
+    }
+    let recent = ReplayRelay<Int>.create(bufferSize: 3)
+    let binding = Observable.range(start: 1, count: 1_000).bind(to: recent)
+    let replayed = LockedLines()
+    recent.subscribe(onNext: { replayed.append("\($0)") }).dispose()
+    binding.dispose()
+    return "Single.zip of 8 requests -> ids summed to \(describe(outcome(of: eight))); "
+        + "range(start: 1, count: 1000) bound to a ReplayRelay(bufferSize: 3), which replays \(replayed.lines.joined(separator: ", "))"
+}
+print("   \(moreVocabulary); \(ms(moreVocabularyTime))")
 
 print("14. one seam for every concern: an interceptor signs each attempt and answers /health without the network")
 let (seam, seamTime) = timed { () -> String in

@@ -8,6 +8,19 @@ import XCTest
 final class ScheduledFromTests: RxTestCase {
     private let scheduler = TestScheduler(initialClock: 0)
 
+    func testAnEndlessSequenceOnTheCurrentThreadStopsWhenTakeHasEnough() {
+        // The whole loop runs inside `subscribe` here, before `take` can dispose the source: it
+        // must stop as soon as nothing downstream listens (it used to run forever).
+        nonisolated(unsafe) var received: [Int] = []
+        nonisolated(unsafe) var completed = false
+        let subscription = Observable.from(1..., scheduler: CurrentThreadScheduler.instance)
+            .take(3)
+            .subscribe(onNext: { received.append($0) }, onCompleted: { completed = true })
+        XCTAssertEqual(received, [1, 2, 3])
+        XCTAssertTrue(completed)
+        subscription.dispose()
+    }
+
     func testOfSendsEachElementAndTheCompletionAsAnActionOfItsOwn() {
         let res = scheduler.start { [scheduler] in Observable.of(1, 2, 3, scheduler: scheduler) }
         XCTAssertEqual(res.events, [.next(201, 1), .next(202, 2), .next(203, 3), .completed(204)])

@@ -94,7 +94,9 @@ final class ScheduledSequenceSink<S: Sequence & SendableMetatype>: Sink<S.Elemen
 
     /// One action: sends the next element and schedules the following action, or completes.
     private func step(_ iterator: S.Iterator) {
-        guard !isStoppedOrDisposed else { return }
+        // `isDetached`, not only our own state: on the current-thread scheduler the whole loop runs
+        // inside `subscribe`, before a downstream `take` can dispose us, so we stop when it stops.
+        guard !isDetached else { return }
         var iterator = iterator
         // User code (the sequence's iterator): called without the lock.
         guard let element = iterator.next() else {

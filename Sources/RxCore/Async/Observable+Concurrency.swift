@@ -35,7 +35,7 @@ extension AsyncSequence where Self: Sendable {
     ///   `Sendable` because each subscription iterates it from its own task.
     public func asObservable(detached: Bool = false, priority: TaskPriority? = nil) -> Observable<Element> {
         Observable.create { observer in
-            let operation: @Sendable () async -> Void = {
+            runningTask(detached: detached, priority: priority) {
                 do {
                     for try await element in self {
                         observer.onNext(element)
@@ -45,10 +45,17 @@ extension AsyncSequence where Self: Sendable {
                     observer.onError(error)
                 }
             }
-            let task = detached
-                ? Task.detached(priority: priority, operation: operation)
-                : Task(priority: priority, operation: operation)
-            return Disposables.create { task.cancel() }
         }
     }
+}
+
+/// Starts `operation` in a new task (detached or not) and returns the disposable that cancels it:
+/// the subscription of every sequence made from async work.
+func runningTask(
+    detached: Bool, priority: TaskPriority?, _ operation: @escaping @Sendable () async -> Void
+) -> Disposable {
+    let task = detached
+        ? Task.detached(priority: priority, operation: operation)
+        : Task(priority: priority, operation: operation)
+    return Disposables.create { task.cancel() }
 }

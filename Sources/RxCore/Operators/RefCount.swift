@@ -24,7 +24,7 @@ final class RefCountObservable<Element>: Observable<Element>, @unchecked Sendabl
 
 /// Forwards the subject's events and leaves the connection when disposed.
 // @unchecked Sendable: immutable after init; the lifecycle word of Sink orders events and dispose.
-final class RefCountSink<Element>: Sink<Element, Element>, @unchecked Sendable {
+final class RefCountSink<Element>: ForwardingSink<Element>, @unchecked Sendable {
     private let parent: ConnectableObservable<Element>
     private let connection: MulticastConnection<Element>
 
@@ -36,18 +36,6 @@ final class RefCountSink<Element>: Sink<Element, Element>, @unchecked Sendable {
         self.parent = parent
         self.connection = connection
         super.init(downstream: downstream)
-    }
-
-    override func onNext(_ element: Element) {
-        forwardNext(element)
-    }
-
-    override func onError(_ error: Error) {
-        forwardError(error)
-    }
-
-    override func onCompleted() {
-        forwardCompleted()
     }
 
     override func didDispose() {

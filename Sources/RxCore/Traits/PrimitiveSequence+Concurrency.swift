@@ -63,17 +63,13 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         work: @escaping @Sendable () async throws -> Element
     ) -> Single<Element> {
         Single(unchecked: Observable.create { observer in
-            let operation: @Sendable () async -> Void = {
+            runningTask(detached: detached, priority: priority) {
                 do {
                     observer.onSingleEvent(.success(try await work()))
                 } catch {
                     observer.onError(error)
                 }
             }
-            let task = detached
-                ? Task.detached(priority: priority, operation: operation)
-                : Task(priority: priority, operation: operation)
-            return Disposables.create { task.cancel() }
         })
     }
 }

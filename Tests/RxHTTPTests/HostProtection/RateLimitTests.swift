@@ -160,18 +160,23 @@ final class RateLimitHeadersLoopbackTests: LoopbackClientTestCase {
     func testTheClientWaitsForTheResetInsteadOfSpendingA429() {
         // The first answer says the quota is spent until 300 ms from now; a request before that
         // would get a 429.
-        let state = LockedBox<(reset: Double, seen: Int)>((0, 0))
+        // The server keeps the promise its header makes, to the millisecond it announces (the
+        // header's precision: comparing with a finer instant would refuse a client that waited
+        // exactly as told).
+        let state = LockedBox<(resetMilliseconds: Int, seen: Int)>((0, 0))
         server.route(.get, "/quota") { _ in
-            let (reset, seen) = state.mutate { state -> (Double, Int) in
-                if state.reset == 0 { state.reset = Date().timeIntervalSince1970 + 0.3 }
+            let (resetMilliseconds, seen) = state.mutate { state -> (Int, Int) in
+                if state.resetMilliseconds == 0 {
+                    state.resetMilliseconds = Int(((Date().timeIntervalSince1970 + 0.3) * 1_000).rounded(.up))
+                }
                 state.seen += 1
-                return (state.reset, state.seen)
+                return (state.resetMilliseconds, state.seen)
             }
-            if seen > 1, Date().timeIntervalSince1970 < reset {
+            if seen > 1, Date().timeIntervalSince1970 * 1_000 < Double(resetMilliseconds) {
                 return .status(429)
             }
             return LoopbackHTTPResponse.json("{}").withHeader("X-RateLimit-Remaining", "0")
-                .withHeader("X-RateLimit-Reset", String(Int(reset * 1_000)))
+                .withHeader("X-RateLimit-Reset", String(resetMilliseconds))
         }
         let client = HTTPClient(baseURL: server.baseURL, configuration: .init(timeout: 5))
         XCTAssertNotNil(success(result(of: client.rx.request(RawText(path: "/quota")))))

@@ -7,7 +7,7 @@ import PackageDescription
 // (`Fuzz/run.sh` passes them). `name:` pins the parent's identity whatever its folder is called.
 let targets = [
     "FuzzURLBuilding", "FuzzRetryAfter", "FuzzResponseDecoding", "FuzzHeaders",
-    "FuzzMultipart", "FuzzRedirects", "FuzzLoopbackRequestParser", "FuzzEventStream", "FuzzJSONLines", "FuzzCacheHeaders",
+    "FuzzMultipart", "FuzzRedirects", "FuzzLoopbackRequestParser", "FuzzEventStream", "FuzzJSONLines", "FuzzCacheHeaders", "FuzzWebSocketFrames",
 ]
 
 let package = Package(

@@ -165,6 +165,38 @@ public enum FuzzingEntryPoints {
     }
 }
 
+extension FuzzingEntryPoints {
+    /// Parses `data` as WebSocket frames from both ends (a client reads unmasked frames, a server
+    /// masked ones), whole and in pieces whose sizes come from the data, and assembles messages;
+    /// every frame re-encoded must parse back to itself.
+    public static func parseWebSocketFrames(_ data: Data) {
+        let bytes = [UInt8](data)
+        for role in [WebSocketFrameParser.Role.client, .server] {
+            var whole = WebSocketFrameParser(role: role, maxFrameSize: 4_096)
+            var assembler = WebSocketMessageAssembler(maxMessageSize: 8_192)
+            whole.append(bytes)
+            while let frame = try? whole.next() {
+                _ = try? assembler.receive(frame)
+                var reparser = WebSocketFrameParser(role: role, maxFrameSize: 4_096)
+                reparser.append(WebSocketFrameEncoder.encode(frame, mask: role == .server ? 0xA5A5_5A5A : nil))
+                if (try? reparser.next()) != frame {
+                    preconditionFailure("a re-encoded frame did not parse back to itself")
+                }
+            }
+            var pieces = WebSocketFrameParser(role: role, maxFrameSize: 4_096)
+            var offset = 0
+            while offset < bytes.count {
+                let end = min(bytes.count, offset + Int(bytes[offset] % 13) + 1)
+                pieces.append(bytes[offset..<end])
+                offset = end
+                while let frame = try? pieces.next() {
+                    _ = frame
+                }
+            }
+        }
+    }
+}
+
 /// The stream parsers on their own, for the benchmark that compares them with a whole stream
 /// through the client. Not API: only through `@_spi(Fuzzing) import RxHTTP`.
 @_spi(Fuzzing)

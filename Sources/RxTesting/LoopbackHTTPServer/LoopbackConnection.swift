@@ -1,4 +1,5 @@
 import Foundation
+import RxHTTP
 
 /// Serves one accepted connection on its own thread: reads requests, logs them, asks the router and
 /// writes the responses, keeping the connection alive between requests until either side closes it,
@@ -41,6 +42,10 @@ struct LoopbackConnection {
             case .request(let request):
                 log.append(request)
                 let response = router.respond(to: request)
+                if case .webSocket(let steps, let chosenProtocol) = response.transfer {
+                    upgrade(request, to: response, steps: steps, protocol: chosenProtocol, writer: writer)
+                    return
+                }
                 guard writer.send(response, to: request, closeAfterwards: request.asksToClose) else {
                     LoopbackSocket.shutdownWrite(fd)
                     return
@@ -51,6 +56,28 @@ struct LoopbackConnection {
                 return
             }
         }
+    }
+
+    /// Accepts a WebSocket upgrade (RFC 6455 §4.2.2) and runs the script on the connection, which
+    /// then serves nothing else; a request that is not an upgrade gets `400`.
+    private func upgrade(
+        _ request: LoopbackHTTPRequest, to response: LoopbackHTTPResponse, steps: [LoopbackWebSocketStep],
+        protocol chosenProtocol: String?, writer: LoopbackResponseWriter
+    ) {
+        guard request.header("Upgrade")?.lowercased() == "websocket", let key = request.header("Sec-WebSocket-Key") else {
+            writer.sendError(status: 400, reason: "not a WebSocket upgrade")
+            return
+        }
+        if response.delay > 0 && !writer.sleep(response.delay) { return }
+        var head = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        head += "Sec-WebSocket-Accept: \(WebSocketHandshake.accept(for: key))\r\n"
+        if let chosenProtocol {
+            head += "Sec-WebSocket-Protocol: \(chosenProtocol)\r\n"
+        }
+        for field in response.headers { head += "\(field.name): \(field.value)\r\n" }
+        guard writer.write(Data((head + "\r\n").utf8)) else { return }
+        var session = LoopbackWebSocketSession(fd: fd, wakeFD: wakeFD, path: request.path, log: log)
+        session.run(steps)
     }
 
     /// Half-closes and reads what the client still sends for a moment, so that closing with unread

@@ -50,6 +50,10 @@ public struct LoopbackHTTPResponse: Sendable, Equatable {
         /// and the connection closes at the end (a close-delimited body). The connection always
         /// closes after a stream.
         case stream(steps: [LoopbackStreamStep], chunked: Bool)
+        /// A WebSocket upgrade (RFC 6455): `101 Switching Protocols` with the handshake's headers
+        /// (`protocol` as `Sec-WebSocket-Protocol` if given), then `steps`; a request that is not a
+        /// WebSocket upgrade gets `400`. The connection ends with the WebSocket.
+        case webSocket(steps: [LoopbackWebSocketStep], protocol: String?)
     }
 
     /// How the response ends.
@@ -174,6 +178,17 @@ public struct LoopbackHTTPResponse: Sendable, Equatable {
     public static func stream(_ steps: [LoopbackStreamStep], contentType: String = "application/octet-stream", chunked: Bool = true) -> LoopbackHTTPResponse {
         var response = LoopbackHTTPResponse(status: 200, headers: ["Content-Type": contentType])
         response.transfer = .stream(steps: steps, chunked: chunked)
+        return response
+    }
+
+    /// Accepts a WebSocket upgrade and runs `steps` on the connection; see `LoopbackWebSocketStep`.
+    ///
+    /// - Parameters:
+    ///   - steps: The script, after the handshake.
+    ///   - protocol: The subprotocol to answer with (`Sec-WebSocket-Protocol`), if any.
+    public static func webSocket(_ steps: [LoopbackWebSocketStep], protocol: String? = nil) -> LoopbackHTTPResponse {
+        var response = LoopbackHTTPResponse(status: 101)
+        response.transfer = .webSocket(steps: steps, protocol: `protocol`)
         return response
     }
 

@@ -38,4 +38,27 @@ extension LoopbackHTTPServer {
     public func resetRequests() {
         log.reset()
     }
+
+    /// The messages WebSocket clients sent on `path` (`LoopbackHTTPResponse.webSocket(_:protocol:)`),
+    /// oldest first, at most the `requestLogLimit` most recent.
+    ///
+    /// - Note: Thread-safe; a snapshot.
+    public func webSocketMessages(at path: String) -> [LoopbackWebSocketMessage] {
+        log.webSocketMessages(at: path)
+    }
+
+    /// Waits until WebSocket clients sent at least `count` messages on `path`, or `timeout` seconds
+    /// pass.
+    ///
+    /// - Returns: The messages recorded by then (fewer than `count` if the wait timed out).
+    /// - Note: Thread-safe; blocks the calling thread.
+    @discardableResult
+    public func waitForWebSocketMessages(count: Int, at path: String, timeout: TimeInterval = 5) -> [LoopbackWebSocketMessage] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let messages = log.webSocketMessages(at: path)
+            if messages.count >= count || Date() >= deadline { return messages }
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+    }
 }

@@ -9,6 +9,8 @@ final class LoopbackRequestLog: Sendable {
     private struct State {
         var requests: [LoopbackHTTPRequest] = []
         var acceptedConnections = 0
+        /// The messages WebSocket clients sent, by path, in arrival order (at most `limit` each).
+        var webSocketMessages: [String: [LoopbackWebSocketMessage]] = [:]
     }
 
     /// How many requests are kept; older ones are dropped so that a long-running server stays small.
@@ -52,9 +54,29 @@ final class LoopbackRequestLog: Sendable {
         state.withLock { $0.acceptedConnections }
     }
 
-    /// Forgets the requests recorded so far.
+    /// Forgets the requests and WebSocket messages recorded so far.
     func reset() {
-        state.withLock { $0.requests.removeAll() }
+        state.withLock {
+            $0.requests.removeAll()
+            $0.webSocketMessages.removeAll()
+        }
+    }
+
+    /// Records a message a WebSocket client sent on `path` (the oldest dropped beyond the limit).
+    func appendWebSocketMessage(_ message: LoopbackWebSocketMessage, path: String) {
+        let limit = self.limit
+        state.withLock { state in
+            state.webSocketMessages[path, default: []].append(message)
+            if let count = state.webSocketMessages[path]?.count, count > limit + max(1, limit / 8) {
+                state.webSocketMessages[path]?.removeFirst(count - limit)
+            }
+        }
+    }
+
+    /// The messages WebSocket clients sent on `path`, oldest first.
+    func webSocketMessages(at path: String) -> [LoopbackWebSocketMessage] {
+        let limit = self.limit
+        return state.withLock { Array(($0.webSocketMessages[path] ?? []).suffix(limit)) }
     }
 
     /// Blocks until at least `count` requests are recorded or `timeout` seconds pass, then returns the

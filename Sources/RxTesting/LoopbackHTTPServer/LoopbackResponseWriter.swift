@@ -76,7 +76,7 @@ struct LoopbackResponseWriter {
                 completed = writeTrickle(response.body.prefix(limit), delay: delay)
             case .stream(let steps, let chunked):
                 completed = writeStream(steps, chunked: chunked)
-            case .contentLength, .raw:
+            case .contentLength, .raw, .webSocket:
                 completed = write(response.body.prefix(limit))
             }
             guard completed else { return false }

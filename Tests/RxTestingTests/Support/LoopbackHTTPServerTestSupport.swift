@@ -92,6 +92,13 @@ final class RawHTTPClient {
         return closed
     }
 
+    /// The bytes that arrive within `timeout` (as soon as some do); nil once the server closed.
+    func readAvailable(timeout: TimeInterval = 2) -> [UInt8]? {
+        var closed = false
+        let bytes = readBytes(timeout: timeout, until: { !$0.isEmpty }, onClose: { closed = true })
+        return bytes.isEmpty && closed ? nil : bytes
+    }
+
     private func readBytes(
         timeout: TimeInterval,
         until isComplete: ([UInt8]) -> Bool,

@@ -1759,7 +1759,7 @@ final class Combine5Sink<E1, E2, E3, E4, E5, Result>
     }
 
     /// A source sent an element: `record` stores it in that source's buffer, under the lock.
-    @inline(__always)
+    @inline(never)
     private func next(_ record: (inout CombiningState5<E1, E2, E3, E4, E5>) -> Void) {
         withSlots { slot1, slot2, slot3, slot4, slot5 in
             let claim = state.withLock { state -> CombiningClaim in
@@ -2017,7 +2017,7 @@ final class Combine6Sink<E1, E2, E3, E4, E5, E6, Result>
     }
 
     /// A source sent an element: `record` stores it in that source's buffer, under the lock.
-    @inline(__always)
+    @inline(never)
     private func next(_ record: (inout CombiningState6<E1, E2, E3, E4, E5, E6>) -> Void) {
         withSlots { slot1, slot2, slot3, slot4, slot5, slot6 in
             let claim = state.withLock { state -> CombiningClaim in
@@ -2303,7 +2303,7 @@ final class Combine7Sink<E1, E2, E3, E4, E5, E6, E7, Result>
     }
 
     /// A source sent an element: `record` stores it in that source's buffer, under the lock.
-    @inline(__always)
+    @inline(never)
     private func next(_ record: (inout CombiningState7<E1, E2, E3, E4, E5, E6, E7>) -> Void) {
         withSlots { slot1, slot2, slot3, slot4, slot5, slot6, slot7 in
             let claim = state.withLock { state -> CombiningClaim in
@@ -2610,7 +2610,7 @@ final class Combine8Sink<E1, E2, E3, E4, E5, E6, E7, E8, Result>
     }
 
     /// A source sent an element: `record` stores it in that source's buffer, under the lock.
-    @inline(__always)
+    @inline(never)
     private func next(_ record: (inout CombiningState8<E1, E2, E3, E4, E5, E6, E7, E8>) -> Void) {
         withSlots { slot1, slot2, slot3, slot4, slot5, slot6, slot7, slot8 in
             let claim = state.withLock { state -> CombiningClaim in

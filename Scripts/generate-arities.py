@@ -134,9 +134,13 @@ def sink(n):
             for i in range(1, n + 1)
         )
 
+    # The comment stands right above the line that says `@unchecked Sendable`, wrapped or not.
+    unchecked = "// @unchecked Sendable: the buffers live in `state`; `resultSelector` is immutable."
     sink_declaration = f"final class Combine{n}Sink<{types}, Result>: CombiningSink<{state}, Result>, @unchecked Sendable"
     if len(sink_declaration) > LIMIT - 2:
-        sink_declaration = sink_declaration.replace(": CombiningSink", "\n    : CombiningSink")
+        sink_declaration = sink_declaration.replace(": CombiningSink", f"\n    {unchecked}\n    : CombiningSink")
+    else:
+        sink_declaration = f"{unchecked}\n{sink_declaration}"
     # Inlined into each source's observer up to 4 sources (the hot path the benchmarks measure);
     # beyond, one out-of-line copy: the optimizer's time grows with the square of the arity.
     next_inlining = "@inline(__always)" if n <= 4 else "@inline(never)"
@@ -164,7 +168,6 @@ struct {state}: CombiningState {{
 }}
 
 /// `zip` or `combineLatest` of {n} sources: the arity-specific hot path of `CombiningSink`.
-// @unchecked Sendable: the buffers live in `state`; `resultSelector` is immutable.
 {sink_declaration} {{
     private let resultSelector: @Sendable ({types}) throws -> Result
 

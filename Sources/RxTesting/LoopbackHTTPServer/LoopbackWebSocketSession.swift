@@ -19,6 +19,8 @@ struct LoopbackWebSocketSession {
     /// Messages still to send back (`echo`).
     private var echoesLeft = 0
     private var isOver = false
+    /// One read's bytes; kept across reads (a session reads thousands of times).
+    private var readBuffer = [UInt8](repeating: 0, count: 65_536)
 
     init(fd: Int32, wakeFD: Int32, path: String, log: LoopbackRequestLog) {
         self.fd = fd
@@ -96,13 +98,12 @@ struct LoopbackWebSocketSession {
             return
         case .readable: break
         }
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        let count = buffer.withUnsafeMutableBytes { LoopbackSocket.receive(fd, into: $0) }
+        let count = readBuffer.withUnsafeMutableBytes { LoopbackSocket.receive(fd, into: $0) }
         guard count > 0 else {
             isOver = true // the client closed the TCP connection (0), or it was reset
             return
         }
-        parser.append(buffer[0..<count])
+        parser.append(readBuffer[0..<count])
         do {
             while !isOver, let frame = try parser.next() {
                 guard let inbound = try assembler.receive(frame) else { continue }

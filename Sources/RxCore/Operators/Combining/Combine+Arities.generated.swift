@@ -1487,8 +1487,8 @@ struct CombiningState4<E1, E2, E3, E4>: CombiningState {
 }
 
 /// `zip` or `combineLatest` of 4 sources: the arity-specific hot path of `CombiningSink`.
-// @unchecked Sendable: the buffers live in `state`; `resultSelector` is immutable.
 final class Combine4Sink<E1, E2, E3, E4, Result>
+    // @unchecked Sendable: the buffers live in `state`; `resultSelector` is immutable.
     : CombiningSink<CombiningState4<E1, E2, E3, E4>, Result>, @unchecked Sendable {
     private let resultSelector: @Sendable (E1, E2, E3, E4) throws -> Result
 
@@ -1715,8 +1715,8 @@ struct CombiningState5<E1, E2, E3, E4, E5>: CombiningState {
 }
 
 /// `zip` or `combineLatest` of 5 sources: the arity-specific hot path of `CombiningSink`.
-// @unchecked Sendable: the buffers live in `state`; `resultSelector` is immutable.
 final class Combine5Sink<E1, E2, E3, E4, E5, Result>
+    // @unchecked Sendable: the buffers live in `state`; `resultSelector` is immutable.
     : CombiningSink<CombiningState5<E1, E2, E3, E4, E5>, Result>, @unchecked Sendable {
     private let resultSelector: @Sendable (E1, E2, E3, E4, E5) throws -> Result
 
@@ -1968,8 +1968,8 @@ struct CombiningState6<E1, E2, E3, E4, E5, E6>: CombiningState {
 }
 
 /// `zip` or `combineLatest` of 6 sources: the arity-specific hot path of `CombiningSink`.
-// @unchecked Sendable: the buffers live in `state`; `resultSelector` is immutable.
 final class Combine6Sink<E1, E2, E3, E4, E5, E6, Result>
+    // @unchecked Sendable: the buffers live in `state`; `resultSelector` is immutable.
     : CombiningSink<CombiningState6<E1, E2, E3, E4, E5, E6>, Result>, @unchecked Sendable {
     private let resultSelector: @Sendable (E1, E2, E3, E4, E5, E6) throws -> Result
 
@@ -2241,8 +2241,8 @@ struct CombiningState7<E1, E2, E3, E4, E5, E6, E7>: CombiningState {
 }
 
 /// `zip` or `combineLatest` of 7 sources: the arity-specific hot path of `CombiningSink`.
-// @unchecked Sendable: the buffers live in `state`; `resultSelector` is immutable.
 final class Combine7Sink<E1, E2, E3, E4, E5, E6, E7, Result>
+    // @unchecked Sendable: the buffers live in `state`; `resultSelector` is immutable.
     : CombiningSink<CombiningState7<E1, E2, E3, E4, E5, E6, E7>, Result>, @unchecked Sendable {
     private let resultSelector: @Sendable (E1, E2, E3, E4, E5, E6, E7) throws -> Result
 
@@ -2542,8 +2542,8 @@ struct CombiningState8<E1, E2, E3, E4, E5, E6, E7, E8>: CombiningState {
 }
 
 /// `zip` or `combineLatest` of 8 sources: the arity-specific hot path of `CombiningSink`.
-// @unchecked Sendable: the buffers live in `state`; `resultSelector` is immutable.
 final class Combine8Sink<E1, E2, E3, E4, E5, E6, E7, E8, Result>
+    // @unchecked Sendable: the buffers live in `state`; `resultSelector` is immutable.
     : CombiningSink<CombiningState8<E1, E2, E3, E4, E5, E6, E7, E8>, Result>, @unchecked Sendable {
     private let resultSelector: @Sendable (E1, E2, E3, E4, E5, E6, E7, E8) throws -> Result
 

@@ -75,6 +75,9 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         case bufferOverflow
         /// A request that may use only the cache (`CachePolicy.onlyIfCached`) found nothing stored.
         case notCached
+        /// The transport cannot do what was asked (a WebSocket on a transport without it); the
+        /// message says why. Nothing was sent.
+        case unsupported
     }
 
     /// How far a request got before it failed: what decides whether repeating it is safe.
@@ -154,7 +157,7 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
     private static func derivedPhase(code: Code, statusCode: Int?) -> Phase {
         if statusCode != nil { return .responded }
         switch code {
-        case .invalidRequest, .shutdown, .cancelled, .circuitOpen, .rejected, .notCached:
+        case .invalidRequest, .shutdown, .cancelled, .circuitOpen, .rejected, .notCached, .unsupported:
             return .notSent
         case .decodeError, .unacceptableStatusCode, .transport, .timedOut, .refreshFailed, .envelopeFailure,
              .invalidResponse, .responseTooLarge, .redirectRefused, .retryBudgetExhausted, .bufferOverflow:
@@ -195,7 +198,7 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
             guard let statusCode else { return false }
             return statusCode == 408 || statusCode == 429 || (500...599).contains(statusCode)
         case .decodeError, .cancelled, .invalidRequest, .refreshFailed, .envelopeFailure,
-             .responseTooLarge, .redirectRefused, .shutdown, .bufferOverflow, .notCached:
+             .responseTooLarge, .redirectRefused, .shutdown, .bufferOverflow, .notCached, .unsupported:
             return false
         case .circuitOpen, .retryBudgetExhausted, .rejected:
             // Protective refusals: retrying them at once is what they exist to prevent.

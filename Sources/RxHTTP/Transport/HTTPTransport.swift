@@ -63,6 +63,28 @@ public protocol HTTPTransport: Sendable {
         receive: @escaping @Sendable (Result<HTTPStreamPart, any Error>) -> Void
     ) -> Disposable
 
+    /// Sends `request` asking the server to switch protocols (a WebSocket opening handshake: `GET`
+    /// with `Upgrade` and `Connection: Upgrade`, headers sent as given) and reports its answer: on
+    /// 101 the connection, which then carries raw bytes both ways; on any other status the whole
+    /// response. `request.timeoutInterval` bounds connecting and the wait for the head. Redirects
+    /// are not followed.
+    ///
+    /// The default implementation fails with `HTTPClientError(.unsupported)`: a transport that
+    /// cannot hand over its connection says so instead of hanging.
+    ///
+    /// - Parameters:
+    ///   - request: The request, fully built and validated.
+    ///   - options: What the client asks of the exchange (the body limit of a non-101 answer).
+    ///   - completion: Receives the answer or the error, at most once; never after the returned
+    ///     disposable was disposed.
+    /// - Returns: Disposing it before the answer cancels the exchange; after a `.switched` answer it
+    ///   does nothing (the connection is the caller's).
+    func upgrade(
+        _ request: URLRequest,
+        options: HTTPTransportOptions,
+        completion: @escaping @Sendable (Result<HTTPUpgradeResult, any Error>) -> Void
+    ) -> Disposable
+
     /// Releases what the transport holds (sessions, connection pools) once no request is in flight;
     /// called by `HTTPClient.shutdown(gracePeriod:)` on a transport the client created, and on one
     /// whose `shutsDownWithClient` is true. The default does nothing.

@@ -75,7 +75,10 @@ extension HTTPCall {
                 statusCode: response.statusCode, url: url, headers: response.headers, phase: .responded
             ))
         }
-        guard client.configuration.acceptableStatusCodes.contains(response.statusCode) else {
+        let accepted = plan.upgrade == nil
+            ? client.configuration.acceptableStatusCodes.contains(response.statusCode)
+            : response.statusCode == 101
+        guard accepted else {
             return .failure(HTTPClientError(
                 .unacceptableStatusCode, message: "status \(response.statusCode) is not acceptable",
                 statusCode: response.statusCode, body: response.body, url: url, headers: response.headers

@@ -65,6 +65,23 @@ extension HTTPCall {
                     }
                 }
             }
+        } else if let slot = plan.upgrade {
+            exchange = client.transport.upgrade(request, options: client.transportOptions) { [self] result in
+                let answer: Result<HTTPResponse, HTTPClientError>
+                switch result {
+                case .success(.switched(let head, let connection)):
+                    if let refusal = slot.accept(head, connection: connection) {
+                        answer = .failure(refusal)
+                    } else {
+                        answer = .success(HTTPResponse(statusCode: head.statusCode, headers: head.headers, url: head.url))
+                    }
+                case .success(.answered(let response)):
+                    answer = .success(response)
+                case .failure(let error):
+                    answer = .failure(URLErrorClassification.classify(error, url: url))
+                }
+                apply(inline: inline) { $0.transportAnswered(attempt: number, answer) }
+            }
         } else {
             exchange = client.transport.send(request, options: client.transportOptions) { [self] result in
                 let answer = result.mapError { URLErrorClassification.classify($0, url: url) }

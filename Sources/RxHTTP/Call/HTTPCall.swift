@@ -32,6 +32,9 @@ public final class HTTPCall: @unchecked Sendable {
         var gate: HostGate?
         /// Where a streamed body goes; nil for an ordinary, buffered call.
         var stream: StreamPump?
+        /// Where a WebSocket's opening handshake leaves its connection; nil unless the call asks
+        /// the server to switch protocols (then only 101 is accepted).
+        var upgrade: WebSocketUpgradeSlot?
     }
 
     /// Who gets the result: decoding (on the answering thread) and the two ways to end.

@@ -39,6 +39,7 @@ extension HTTPClient {
         _ parts: RequestParts,
         policy: RetryPolicy,
         stream: StreamPump? = nil,
+        upgrade: WebSocketUpgradeSlot? = nil,
         decode: @escaping (HTTPResponse, ResponseDecodingContext) throws -> Output,
         completion: @escaping (Result<Output, HTTPClientError>) -> Void
     ) -> HTTPRequestHandle {
@@ -46,6 +47,7 @@ extension HTTPClient {
         do throws(HTTPClientError) {
             plan = try makePlan(parts, policy: policy)
             plan.stream = stream
+            plan.upgrade = upgrade
         } catch {
             return HTTPRequestHandle(call: RefusedCall(error: error, client: self, completion: completion))
         }

@@ -248,10 +248,10 @@ public final class HTTPClient: Sendable {
         eventHub.events
     }
 
-    /// Emits an event that belongs to no call (the authenticator's), if anybody listens.
-    func emitEvent(_ kind: @autoclosure () -> HTTPClientEvent.Kind) {
+    /// Emits an event that belongs to no call (the authenticator's, a WebSocket's), if anybody listens.
+    func emitEvent(_ kind: @autoclosure () -> HTTPClientEvent.Kind, url: @autoclosure () -> String? = nil) {
         guard eventHub.isActive else { return }
-        eventHub.emit(HTTPClientEvent(requestID: nil, method: nil, url: nil, timestamp: clock.now, kind: kind()))
+        eventHub.emit(HTTPClientEvent(requestID: nil, method: nil, url: url(), timestamp: clock.now, kind: kind()))
     }
 
     /// Escapes one path segment completely, `/`, `?`, `#` and `%` included:

@@ -33,6 +33,8 @@ import Foundation
 ///   (`underlying` is the last failure). `retryAfter(now:)` says when to try again, if known.
 /// - `.bufferOverflow`: a streamed response's reader fell further behind than the stream's buffer.
 /// - `.notCached`: a request with `CachePolicy.onlyIfCached` found nothing stored; nothing was sent.
+/// - `.unsupported`: the transport cannot do what was asked (a WebSocket); nothing was sent.
+/// - `.webSocketClosed`: the server closed a WebSocket for good (`webSocketCloseCode`).
 ///
 /// - Note: A value type; `Sendable`. Its description never contains a secret: URLs are redacted
 ///   (query parameters named like tokens, passwords, keys, signatures…), headers are not printed,
@@ -78,6 +80,9 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         /// The transport cannot do what was asked (a WebSocket on a transport without it); the
         /// message says why. Nothing was sent.
         case unsupported
+        /// The server closed a WebSocket with a code that ends it for good (`webSocketCloseCode`;
+        /// `message` holds its reason).
+        case webSocketClosed
     }
 
     /// How far a request got before it failed: what decides whether repeating it is safe.
@@ -110,6 +115,10 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
     public internal(set) var headers: [String: String]?
     /// How far the request got; see `Phase`.
     public internal(set) var phase: Phase
+    /// The close code of the WebSocket this error ended: the server's (`.webSocketClosed`), or the
+    /// one the client sent for what the server did (1002 a broken protocol, 1007 text that is not
+    /// UTF-8, 1008 a subscriber too slow, 1009 a message too big); nil for other errors.
+    public internal(set) var webSocketCloseCode: WebSocketCloseCode?
     /// How many times the call sent its request (the attempts of its retry policy, and any replay);
     /// 0 when nothing was sent. Set by the client on the error it delivers.
     public internal(set) var attempts: Int
@@ -160,7 +169,7 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         case .invalidRequest, .shutdown, .cancelled, .circuitOpen, .rejected, .notCached, .unsupported:
             return .notSent
         case .decodeError, .unacceptableStatusCode, .transport, .timedOut, .refreshFailed, .envelopeFailure,
-             .invalidResponse, .responseTooLarge, .redirectRefused, .retryBudgetExhausted, .bufferOverflow:
+             .invalidResponse, .responseTooLarge, .redirectRefused, .retryBudgetExhausted, .bufferOverflow, .webSocketClosed:
             return .sentWithoutResponse
         }
     }
@@ -198,7 +207,7 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
             guard let statusCode else { return false }
             return statusCode == 408 || statusCode == 429 || (500...599).contains(statusCode)
         case .decodeError, .cancelled, .invalidRequest, .refreshFailed, .envelopeFailure,
-             .responseTooLarge, .redirectRefused, .shutdown, .bufferOverflow, .notCached, .unsupported:
+             .responseTooLarge, .redirectRefused, .shutdown, .bufferOverflow, .notCached, .unsupported, .webSocketClosed:
             return false
         case .circuitOpen, .retryBudgetExhausted, .rejected:
             // Protective refusals: retrying them at once is what they exist to prevent.

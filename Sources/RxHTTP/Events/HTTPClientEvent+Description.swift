@@ -43,6 +43,12 @@ extension HTTPClientEvent.Kind: CustomStringConvertible {
             return "circuit \(state)"
         case .completed(let outcome, let duration, let attempts):
             return "\(outcome) after \(attempts) attempt\(attempts == 1 ? "" : "s") in \(Self.seconds(duration))"
+        case .webSocketOpened(let selected):
+            return "WebSocket open" + (selected.map { " (\($0))" } ?? "")
+        case .webSocketReconnecting(let attempt, let delay, let code):
+            return "WebSocket reconnect \(attempt) in \(Self.seconds(delay)) after \(code.rawValue)"
+        case .webSocketClosed(let code, let received, let sent):
+            return "WebSocket closed with \(code) after \(received) received, \(sent) sent"
         }
     }
 

@@ -55,6 +55,13 @@ public struct HTTPClientEvent: Sendable, CustomStringConvertible {
         case circuitChanged(CircuitState)
         /// The call delivered its one result.
         case completed(Outcome, duration: TimeInterval, attempts: Int)
+        /// A WebSocket's connection opened (`url` is the socket's), with the subprotocol the server chose.
+        case webSocketOpened(protocol: String?)
+        /// A WebSocket's connection ended after `after`; the `attempt`-th reconnect in a row starts
+        /// after `delay` seconds (or sooner, if its host comes back).
+        case webSocketReconnecting(attempt: Int, delay: TimeInterval, after: HTTPClientError.Code)
+        /// A WebSocket ended with `code`, after `received` and `sent` messages since it was subscribed.
+        case webSocketClosed(code: WebSocketCloseCode, received: Int, sent: Int)
     }
 
     /// The call's request id (the `#N` of log lines, `HTTPRequestInfo.callID`); nil for an event of

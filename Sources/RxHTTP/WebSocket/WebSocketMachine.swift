@@ -299,7 +299,13 @@ struct WebSocketMachine {
             message: "the server's WebSocket frames broke RFC 6455: \(error)", phase: .responded
         )
         failure.webSocketCloseCode = code
-        return close(code, reason: "", ending: .failed(failure, code, "\(error)"))
+        // Failing the connection (§7.1.7): our close frame, then the socket closes without waiting,
+        // since nothing more the server sends can be read.
+        guard case .open(let open) = state else { return [] }
+        var effects = release(open)
+        effects.insert(.write(open.connection, Self.closeFrame(code, reason: ""), generation: open.generation, sendID: nil), at: 0)
+        effects.append(.closeConnection(open.connection))
+        return effects + end(.failed(failure, code, "\(error)"))
     }
 
     /// The server sent its close frame: answer it, drop the connection, and reconnect or end by

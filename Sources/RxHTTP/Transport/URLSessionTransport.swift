@@ -163,6 +163,27 @@ public final class URLSessionTransport: HTTPTransport {
         return exchange
     }
 
+    /// Fails with `HTTPClientError(.unsupported)`, asynchronously: URLSession does not hand over a
+    /// connection after a 101 (its WebSocket task parses frames itself, and on Linux its libcurl is
+    /// commonly built without WebSockets — "WebSockets not supported by libcurl"), so a
+    /// `WebSocket` needs `AsyncHTTPClientTransport` (package trait `AsyncHTTPClient`).
+    public func upgrade(
+        _ request: URLRequest,
+        options: HTTPTransportOptions,
+        completion: @escaping @Sendable (Result<HTTPUpgradeResult, any Error>) -> Void
+    ) -> Disposable {
+        let error = HTTPClientError(
+            .unsupported,
+            message: "URLSessionTransport cannot open a WebSocket: URLSession does not hand over the connection after a 101 "
+                + "(on Linux its libcurl may lack WebSockets altogether); use AsyncHTTPClientTransport (package trait AsyncHTTPClient)",
+            url: request.url, phase: .notSent
+        )
+        // On the delegate queue, where this transport's completions run (the client's own queue
+        // when the client made it, and relies on that).
+        delegateQueue.addOperation { completion(.failure(error)) }
+        return Disposables.create()
+    }
+
     /// Invalidates the session once no request is in flight on it, closing its pooled
     /// connections; for a transport created by a client that is shutting down. A request sent
     /// afterwards gets a fresh session.

@@ -63,9 +63,8 @@ public final class WebSocket: Sendable {
                 return core.nextID
             }
             apply { $0.subscribe(id, observer, key: WebSocketHandshake.makeKey(), now: self.options.scheduler.now) }
-            return Disposables.create { [weak self] in
-                self?.apply { $0.unsubscribe(id) }
-            }
+            // The subscription keeps the socket alive (`client.webSocket(path:).messages` is enough).
+            return Disposables.create { self.apply { $0.unsubscribe(id) } }
         }
     }
 

@@ -40,6 +40,53 @@ func fastTransportStep(baseURL: URL, urlSessionTime: Double) -> String {
     #endif
 }
 
+/// Step 17: a WebSocket that survives a dropped connection (trait `AsyncHTTPClient`; URLSession
+/// cannot hand over a connection, and says so with a typed error).
+func webSocketStep(server: LoopbackHTTPServer) -> [String] {
+    let connections = LockedLines()
+    server.route(.get, "/ws") { _ in
+        connections.append("connection")
+        return connections.lines.count == 1
+            ? .webSocket([.sendMany(count: 500, prefix: "tick "), .drop])
+            : .webSocket([.echo(count: .max)])
+    }
+    let unsupported = HTTPClient(baseURL: server.baseURL, configuration: .init(timeout: 5))
+    let refusal = LockedLines()
+    let refused = unsupported.webSocket(path: "/ws").messages
+        .subscribe(onError: { refusal.append("\(($0 as? HTTPClientError)?.code.rawValue ?? "?")") })
+    while refusal.lines.isEmpty { usleep(1_000) }
+    refused.dispose()
+    var lines = ["over URLSessionTransport: \(refusal.lines[0]), at once and typed (URLSession does not hand over the connection)"]
+    #if AsyncHTTPClient
+    let client = HTTPClient(baseURL: server.baseURL, configuration: .init(timeout: 5), transport: AsyncHTTPClientTransport())
+    let socket = client.webSocket(path: "/ws", reconnect: ReconnectPolicy(delay: .constant(time: 0.05), jitter: .none))
+    let received = LockedLines()
+    let states = LockedLines()
+    let (count, time) = timed { () -> Int in
+        let stateChanges = socket.state.subscribe(onNext: { states.append("\($0)") })
+        let messages = socket.messages.subscribe(onNext: { message in
+            if case .text(let text) = message { received.append(text) }
+        })
+        while received.lines.count < 500 || socket.currentState != .open { usleep(1_000) }
+        for index in 0..<500 {
+            _ = socket.send(.text("echo \(index)")).subscribe()
+        }
+        while received.lines.count < 1_000 { usleep(1_000) }
+        messages.dispose()
+        stateChanges.dispose()
+        return received.lines.count
+    }
+    let inOrder = received.lines.suffix(500) == ArraySlice((0..<500).map { "echo \($0)" })
+    _ = outcome(of: client.shutdown(gracePeriod: 1).andThen(Single.just(())))
+    lines.append("over AsyncHTTPClientTransport: \(count) messages in \(ms(time)) (500 pushed, the connection dropped, "
+                 + "reconnected, 500 echoed \(inOrder ? "in order" : "OUT OF ORDER")) over \(connections.lines.count) connections; "
+                 + "states: \(states.lines.joined(separator: " → "))")
+    #else
+    lines.append("over AsyncHTTPClient: swift run --traits AsyncHTTPClient RxNetworkKitDemo")
+    #endif
+    return lines
+}
+
 /// A request that fails once with 503, so that metrics and spans have a retry to show.
 struct Flaky: RetryableRequest {
     typealias Response = String

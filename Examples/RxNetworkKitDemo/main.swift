@@ -395,7 +395,12 @@ for line in serverSwiftStep(server: server) {
     print("   \(line)")
 }
 
-print("17. graceful shutdown")
+print("17. a WebSocket that outlives its connection: pushed messages, a drop, a reconnect, echoes")
+for line in webSocketStep(server: server) {
+    print("   \(line)")
+}
+
+print("18. graceful shutdown")
 server.route(.get, "/slow", LoopbackHTTPResponse.text("finished").delayed(by: 0.2))
 server.route(.get, "/unavailable", .status(503))
 let finishedInFlight = LockedLines()

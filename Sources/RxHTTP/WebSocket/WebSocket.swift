@@ -62,7 +62,7 @@ public final class WebSocket: Sendable {
                 core.nextID += 1
                 return core.nextID
             }
-            apply { $0.subscribe(id, observer, key: WebSocketHandshake.makeKey(), now: self.options.scheduler.now) }
+            apply { $0.subscribe(id, observer, now: self.options.scheduler.now) }
             // The subscription keeps the socket alive (`client.webSocket(path:).messages` is enough).
             return Disposables.create { self.apply { $0.unsubscribe(id) } }
         }
@@ -177,7 +177,7 @@ public final class WebSocket: Sendable {
                 let now = options.scheduler.now
                 switch event {
                 case .bytes(let bytes):
-                    apply { $0.received(bytes, generation: generation) }
+                    apply { $0.received(bytes, generation: generation, now: now) }
                 case .closed(let error):
                     apply { $0.connectionEnded(generation: generation, error: error, now: now) }
                 }
@@ -196,14 +196,14 @@ public final class WebSocket: Sendable {
             let disposable = options.scheduler.scheduleRelative((), dueTime: .seconds(seconds)) { [weak self] _ in
                 guard let self else { return Disposables.create() }
                 let now = options.scheduler.now
-                apply { $0.timerFired(timer, generation: generation, key: WebSocketHandshake.makeKey(), now: now) }
+                apply { $0.timerFired(timer, generation: generation, now: now) }
                 return Disposables.create()
             }
             apply { $0.timerStarted(timer, generation: generation, disposable) }
         case .watchReachability(let generation):
             guard let url = client.baseURL, let reachability = client.reachability(for: url) else { return }
             let recovery = reachability.whenReachableAgain { [weak self] in
-                self?.apply { $0.reachable(generation: generation, key: WebSocketHandshake.makeKey()) }
+                self?.apply { $0.reachable(generation: generation) }
             }
             apply { $0.recoveryStarted(generation: generation, recovery) }
         case .completeSends(let completions, let error):
@@ -250,7 +250,7 @@ public final class WebSocket: Sendable {
                 apply { $0.upgraded(generation: generation) }
             case .failure(let error):
                 let now = options.scheduler.now
-                apply { $0.upgradeFailed(generation: generation, error, key: WebSocketHandshake.makeKey(), now: now) }
+                apply { $0.upgradeFailed(generation: generation, error, now: now) }
             }
         })
         apply { $0.callStarted(generation: generation, Disposables.create { handle.cancel() }) }
@@ -293,7 +293,8 @@ public final class WebSocket: Sendable {
     }
 
     fileprivate func gracePeriodEnded() {
-        apply { $0.gracePeriodEnded() }
+        let now = options.scheduler.now
+        apply { $0.gracePeriodEnded(now: now) }
     }
 }
 

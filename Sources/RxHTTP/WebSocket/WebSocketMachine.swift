@@ -64,6 +64,8 @@ struct WebSocketMachine {
         var assembler: WebSocketMessageAssembler
         var timer: Disposable?
         let ending: Ending
+        /// Subscribers that arrived during the close: they get a new connection after it.
+        var latecomers: [Int: Observer] = [:]
     }
 
     /// Between connections: the wait before the next.
@@ -143,7 +145,13 @@ struct WebSocketMachine {
     // MARK: Subscribers
 
     /// A subscriber arrived; the first connects.
-    mutating func subscribe(_ id: Int, _ observer: Observer, key: String, now: Date) -> [Effect] {
+    mutating func subscribe(_ id: Int, _ observer: Observer, now: Date) -> [Effect] {
+        if case .closing(var closing) = state, !shuttingDown {
+            // The closing connection is not theirs: they wait for the next one.
+            closing.latecomers[id] = observer
+            state = .closing(closing)
+            return []
+        }
         subscribers[id] = observer
         guard case .idle = state else { return [] }
         if shuttingDown {
@@ -155,20 +163,24 @@ struct WebSocketMachine {
         reconnectsInARow = 0
         messagesReceived = 0
         messagesSent = 0
-        return [.register] + connect(key: key)
+        return [.register] + connect()
     }
 
     /// A subscriber left; the last closes with 1000.
     mutating func unsubscribe(_ id: Int) -> [Effect] {
+        if case .closing(var closing) = state, closing.latecomers.removeValue(forKey: id) != nil {
+            state = .closing(closing)
+            return []
+        }
         guard subscribers.removeValue(forKey: id) != nil, subscribers.isEmpty else { return [] }
         return close(.normalClosure, reason: "", ending: .completed(.normalClosure, ""))
     }
 
     // MARK: Connecting
 
-    private mutating func connect(key: String) -> [Effect] {
+    private mutating func connect() -> [Effect] {
         generation += 1
-        let slot = WebSocketUpgradeSlot(key: key, protocols: protocols)
+        let slot = WebSocketUpgradeSlot(key: WebSocketHandshake.makeKey(), protocols: protocols)
         state = .connecting(Connecting(generation: generation, slot: slot))
         return [.deliver(.state(.connecting)), .connect(generation: generation, slot: slot)]
     }
@@ -208,7 +220,7 @@ struct WebSocketMachine {
 
     /// The handshake call failed (after the client's retry policy, authentication and host
     /// protection had their say).
-    mutating func upgradeFailed(generation: Int, _ error: HTTPClientError, key: String, now: Date) -> [Effect] {
+    mutating func upgradeFailed(generation: Int, _ error: HTTPClientError, now: Date) -> [Effect] {
         guard case .connecting(let connecting) = state, connecting.generation == generation else { return [] }
         connecting.slot.release()
         if error.code == .shutdown || shuttingDown {
@@ -221,7 +233,7 @@ struct WebSocketMachine {
     // MARK: Reading
 
     /// Bytes from the connection of `generation`.
-    mutating func received(_ bytes: Data, generation: Int) -> [Effect] {
+    mutating func received(_ bytes: Data, generation: Int, now: Date) -> [Effect] {
         switch state {
         case .open(var open) where open.generation == generation:
             open.parser.append(bytes)
@@ -274,7 +286,7 @@ struct WebSocketMachine {
                 }
                 guard let frame else { break }
                 if frame.opcode == .close {
-                    return finishClosing(closing)
+                    return finishClosing(closing, now: now)
                 }
             }
             state = .closing(closing)
@@ -342,7 +354,7 @@ struct WebSocketMachine {
             if shuttingDown { return effects + end(.completed(.abnormalClosure, "")) }
             return effects + reconnectOrEnd(after: failure, transient: true, retryAfter: nil, code: .abnormalClosure, now: now)
         case .closing(let closing) where closing.generation == generation:
-            return finishClosing(closing)
+            return finishClosing(closing, now: now)
         default:
             return []
         }
@@ -380,7 +392,7 @@ struct WebSocketMachine {
     }
 
     /// A timer of `generation` fired.
-    mutating func timerFired(_ timer: Timer, generation: Int, key: String, now: Date) -> [Effect] {
+    mutating func timerFired(_ timer: Timer, generation: Int, now: Date) -> [Effect] {
         switch (timer, state) {
         case (.ping, .open(var open)) where open.generation == generation:
             // One ping at a time: the next waits for the interval after this one's pong timer.
@@ -407,24 +419,24 @@ struct WebSocketMachine {
             if shuttingDown { return effects + end(.completed(.abnormalClosure, "")) }
             return effects + reconnectOrEnd(after: error, transient: true, retryAfter: nil, code: .abnormalClosure, now: now)
         case (.close, .closing(let closing)) where closing.generation == generation:
-            return finishClosing(closing)
+            return finishClosing(closing, now: now)
         case (.reconnect, .waiting(let waiting)) where waiting.generation == generation:
-            return waitEnded(waiting, key: key)
+            return waitEnded(waiting)
         default:
             return []
         }
     }
 
     /// The host's reachability came back during the wait of `generation`.
-    mutating func reachable(generation: Int, key: String) -> [Effect] {
+    mutating func reachable(generation: Int) -> [Effect] {
         guard case .waiting(let waiting) = state, waiting.generation == generation else { return [] }
-        return waitEnded(waiting, key: key)
+        return waitEnded(waiting)
     }
 
-    private mutating func waitEnded(_ waiting: Waiting, key: String) -> [Effect] {
+    private mutating func waitEnded(_ waiting: Waiting) -> [Effect] {
         let effects: [Effect] = [waiting.timer, waiting.recovery].compactMap { $0.map { .dispose($0) } }
         state = .idle
-        return effects + connect(key: key)
+        return effects + connect()
     }
 
     // MARK: Sending
@@ -507,17 +519,26 @@ struct WebSocketMachine {
     }
 
     /// The grace period ended: drop whatever is left at once.
-    mutating func gracePeriodEnded() -> [Effect] {
+    mutating func gracePeriodEnded(now: Date) -> [Effect] {
         shuttingDown = true
         guard case .closing(let closing) = state else {
             return close(.goingAway, reason: "client shutting down", ending: .completed(.goingAway, "client shutting down"))
         }
-        return finishClosing(closing)
+        return finishClosing(closing, now: now)
     }
 
-    private mutating func finishClosing(_ closing: Closing) -> [Effect] {
+    private mutating func finishClosing(_ closing: Closing, now: Date) -> [Effect] {
         state = .idle
-        return (closing.timer.map { [.dispose($0)] } ?? []) + [.closeConnection(closing.connection)] + end(closing.ending)
+        var effects = (closing.timer.map { [.dispose($0)] } ?? []) + [.closeConnection(closing.connection)] + end(closing.ending)
+        if !closing.latecomers.isEmpty {
+            // A fresh start for those who subscribed while it closed (a shutdown refuses them).
+            var next: [Effect] = []
+            for (id, observer) in closing.latecomers.sorted(by: { $0.key < $1.key }) {
+                next += subscribe(id, observer, now: now)
+            }
+            effects += next
+        }
+        return effects
     }
 
     /// Reconnects after `error` if the policy allows, else ends with it.

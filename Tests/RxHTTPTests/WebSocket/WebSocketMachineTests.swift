@@ -69,7 +69,7 @@ final class WebSocketMachineTests: XCTestCase {
 
     /// Subscribes once and answers the handshake with a 101: the machine is open on generation 1.
     private func open(_ machine: inout WebSocketMachine, log: LockedState<[String]> = .make([])) -> Int {
-        let effects = machine.subscribe(1, observer(log), key: key, now: now)
+        let effects = machine.subscribe(1, observer(log), now: now)
         guard let (generation, slot) = slot(effects) else {
             XCTFail("no connect effect")
             return 0
@@ -88,11 +88,11 @@ final class WebSocketMachineTests: XCTestCase {
     func testTheFirstSubscriberConnectsAndAFurtherOneSharesTheConnection() {
         var machine = machine()
         let log = LockedState<[String]>.make([])
-        let first = machine.subscribe(1, observer(log), key: key, now: now)
+        let first = machine.subscribe(1, observer(log), now: now)
         XCTAssertEqual(states(first), [.connecting])
         XCTAssertNotNil(slot(first))
         XCTAssertTrue(first.contains { if case .register = $0 { true } else { false } })
-        XCTAssertTrue(machine.subscribe(2, observer(log), key: key, now: now).isEmpty, "the second shares the connection")
+        XCTAssertTrue(machine.subscribe(2, observer(log), now: now).isEmpty, "the second shares the connection")
     }
 
     func testOpenMessagesArriveWholeInOrderAcrossAnySplit() {
@@ -103,7 +103,7 @@ final class WebSocketMachineTests: XCTestCase {
         bytes += serverFrame(.binary, [1, 2, 3])
         var delivered: [WebSocketMessage] = []
         for byte in bytes {
-            delivered += messages(machine.received(Data([byte]), generation: generation))
+            delivered += messages(machine.received(Data([byte]), generation: generation, now: now))
         }
         XCTAssertEqual(delivered, [.text("hello"), .binary(Data([1, 2, 3]))])
     }
@@ -111,18 +111,18 @@ final class WebSocketMachineTests: XCTestCase {
     func testAPingIsAnsweredWithAPongCarryingItsPayload() {
         var machine = machine()
         let generation = open(&machine)
-        let effects = machine.received(serverFrame(.ping, [7, 8]), generation: generation)
+        let effects = machine.received(serverFrame(.ping, [7, 8]), generation: generation, now: now)
         XCTAssertEqual(written(effects), [WebSocketFrame(opcode: .pong, payload: [7, 8])])
     }
 
     func testAPingWithoutAPongInTimeEndsTheConnectionAsDeadAndReconnects() throws {
         var machine = machine()
         let generation = open(&machine)
-        let ping = machine.timerFired(.ping, generation: generation, key: key, now: now)
+        let ping = machine.timerFired(.ping, generation: generation, now: now)
         XCTAssertEqual(written(ping).map(\.opcode), [.ping])
         let pong = try XCTUnwrap(timers(ping).first { if case .pong = $0.0 { true } else { false } })
         XCTAssertEqual(pong.1, 10)
-        let dead = machine.timerFired(pong.0, generation: generation, key: key, now: now)
+        let dead = machine.timerFired(pong.0, generation: generation, now: now)
         XCTAssertTrue(closesConnection(dead))
         XCTAssertEqual(states(dead), [.reconnecting(attempt: 1, after: 2)])
     }
@@ -130,20 +130,20 @@ final class WebSocketMachineTests: XCTestCase {
     func testAPongInTimeKeepsTheConnectionEvenWhenItsTimerStartsLate() throws {
         var machine = machine()
         let generation = open(&machine)
-        let ping = machine.timerFired(.ping, generation: generation, key: key, now: now)
+        let ping = machine.timerFired(.ping, generation: generation, now: now)
         let pong = try XCTUnwrap(timers(ping).first { if case .pong = $0.0 { true } else { false } })
-        _ = machine.received(serverFrame(.pong, Array("1".utf8)), generation: generation)
+        _ = machine.received(serverFrame(.pong, Array("1".utf8)), generation: generation, now: now)
         // The timer's handle comes back after the pong (another thread): it is disposed, not kept.
         let late = machine.timerStarted(pong.0, generation: generation, Disposables.create())
         XCTAssertTrue(late.contains { if case .dispose = $0 { true } else { false } })
-        XCTAssertTrue(machine.timerFired(pong.0, generation: generation, key: key, now: now).isEmpty)
+        XCTAssertTrue(machine.timerFired(pong.0, generation: generation, now: now).isEmpty)
         guard case .open = machine.state else { return XCTFail("expected open, got \(machine.state)") }
     }
 
     func testTheServersNormalCloseIsAnsweredAndCompletesWithoutReconnecting() {
         var machine = machine()
         let generation = open(&machine)
-        let effects = machine.received(closeFrame(1000, "bye"), generation: generation)
+        let effects = machine.received(closeFrame(1000, "bye"), generation: generation, now: now)
         XCTAssertEqual(written(effects), [WebSocketMachine.closeFrame(.normalClosure, reason: "")])
         XCTAssertTrue(closesConnection(effects))
         XCTAssertEqual(states(effects), [.closed(code: .normalClosure, reason: "bye")])
@@ -155,14 +155,14 @@ final class WebSocketMachineTests: XCTestCase {
         for code: UInt16 in [1001, 1011, 1012, 1013, 1014] {
             var machine = machine()
             let generation = open(&machine)
-            let effects = machine.received(closeFrame(code), generation: generation)
+            let effects = machine.received(closeFrame(code), generation: generation, now: now)
             XCTAssertEqual(states(effects), [.reconnecting(attempt: 1, after: 2)], "\(code)")
             XCTAssertEqual(timers(effects).first?.1, 2)
         }
         for code: UInt16 in [1002, 1003, 1007, 1008, 1009, 1010, 3000, 4000, 4999] {
             var machine = machine()
             let generation = open(&machine)
-            let effects = machine.received(closeFrame(code, "no"), generation: generation)
+            let effects = machine.received(closeFrame(code, "no"), generation: generation, now: now)
             guard case .failed(let error, let closeCode, _)? = ending(effects) else { return XCTFail("\(code) should fail") }
             XCTAssertEqual(error.code, .webSocketClosed)
             XCTAssertEqual(error.webSocketCloseCode?.rawValue, code)
@@ -178,7 +178,7 @@ final class WebSocketMachineTests: XCTestCase {
             XCTAssertEqual(states(dropped), [.reconnecting(attempt: attempt, after: 2)])
             let waiting = try XCTUnwrap(timers(dropped).first)
             guard case .waiting(let wait) = machine.state else { return XCTFail("expected waiting") }
-            let again = machine.timerFired(waiting.0, generation: wait.generation, key: key, now: now)
+            let again = machine.timerFired(waiting.0, generation: wait.generation, now: now)
             XCTAssertEqual(states(again), [.connecting])
             let (next, slot) = try XCTUnwrap(slot(again))
             XCTAssertNil(slot.accept(HTTPResponseHead(statusCode: 101, headers: [
@@ -198,33 +198,33 @@ final class WebSocketMachineTests: XCTestCase {
         let generation = open(&machine)
         _ = machine.connectionEnded(generation: generation, error: nil, now: now)
         guard case .waiting(let wait) = machine.state else { return XCTFail("expected waiting") }
-        let again = machine.reachable(generation: wait.generation, key: key)
+        let again = machine.reachable(generation: wait.generation)
         let (next, slot) = try XCTUnwrap(slot(again))
         XCTAssertNil(slot.accept(HTTPResponseHead(statusCode: 101, headers: [
             "Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Accept": WebSocketHandshake.accept(for: slot.key),
         ]), connection: RecordedConnection()))
         _ = machine.upgraded(generation: next)
-        _ = machine.received(serverFrame(.text, Array("x".utf8)), generation: next)
+        _ = machine.received(serverFrame(.text, Array("x".utf8)), generation: next, now: now)
         let dropped = machine.connectionEnded(generation: next, error: nil, now: now)
         XCTAssertEqual(states(dropped), [.reconnecting(attempt: 1, after: 2)])
     }
 
     func testAnUpgradeRefusedForGoodEndsAndOneThatMayPassWaits() throws {
         var refused = machine()
-        let first = refused.subscribe(1, observer(.make([])), key: key, now: now)
+        let first = refused.subscribe(1, observer(.make([])), now: now)
         let (generation, _) = try XCTUnwrap(slot(first))
         let forbidden = refused.upgradeFailed(
-            generation: generation, HTTPClientError(.unacceptableStatusCode, statusCode: 403), key: key, now: now
+            generation: generation, HTTPClientError(.unacceptableStatusCode, statusCode: 403), now: now
         )
         guard case .failed(let error, _, _)? = ending(forbidden) else { return XCTFail("403 ends it") }
         XCTAssertEqual(error.statusCode, 403)
 
         var busy = machine()
-        let start = busy.subscribe(1, observer(.make([])), key: key, now: now)
+        let start = busy.subscribe(1, observer(.make([])), now: now)
         let (busyGeneration, _) = try XCTUnwrap(slot(start))
         let unavailable = busy.upgradeFailed(
             generation: busyGeneration,
-            HTTPClientError(.unacceptableStatusCode, statusCode: 503, headers: ["Retry-After": "7"]), key: key, now: now
+            HTTPClientError(.unacceptableStatusCode, statusCode: 503, headers: ["Retry-After": "7"]), now: now
         )
         XCTAssertEqual(states(unavailable), [.reconnecting(attempt: 1, after: 7)], "Retry-After raises the wait")
     }
@@ -232,7 +232,7 @@ final class WebSocketMachineTests: XCTestCase {
     func testAProtocolErrorClosesWithItsCodeAndFailsTyped() {
         var machine = machine(options: WebSocketOptions(maxMessageSize: 200))
         let generation = open(&machine)
-        let tooBig = machine.received(serverFrame(.binary, Array(repeating: 0, count: 300)), generation: generation)
+        let tooBig = machine.received(serverFrame(.binary, Array(repeating: 0, count: 300)), generation: generation, now: now)
         XCTAssertEqual(written(tooBig).first.map { Array($0.payload.prefix(2)) }, [0x03, 0xF1], "1009")
         XCTAssertTrue(closesConnection(tooBig), "a failed connection is not read any more (§7.1.7)")
         guard case .failed(let error, _, _)? = ending(tooBig) else { return XCTFail("expected a failure") }
@@ -241,27 +241,42 @@ final class WebSocketMachineTests: XCTestCase {
 
         var invalid = self.machine()
         let next = open(&invalid)
-        let text = invalid.received(serverFrame(.text, [0xFF, 0xFE]), generation: next)
+        let text = invalid.received(serverFrame(.text, [0xFF, 0xFE]), generation: next, now: now)
         XCTAssertEqual(written(text).first.map { Array($0.payload.prefix(2)) }, [0x03, 0xEF], "1007")
     }
 
     func testTheLastSubscriberLeavingClosesWith1000AndTheCloseTimerEndsAnUnansweredClose() throws {
         var machine = machine()
         let generation = open(&machine)
-        _ = machine.subscribe(2, observer(.make([])), key: key, now: now)
+        _ = machine.subscribe(2, observer(.make([])), now: now)
         XCTAssertTrue(machine.unsubscribe(1).isEmpty)
         let leaving = machine.unsubscribe(2)
         XCTAssertEqual(written(leaving), [WebSocketMachine.closeFrame(.normalClosure, reason: "")])
         let timer = try XCTUnwrap(timers(leaving).first)
         XCTAssertEqual(timer.0, .close)
-        let ended = machine.timerFired(.close, generation: generation, key: key, now: now)
+        let ended = machine.timerFired(.close, generation: generation, now: now)
         XCTAssertTrue(closesConnection(ended))
         XCTAssertEqual(states(ended), [.closed(code: .normalClosure, reason: "")])
     }
 
+    func testASubscriberArrivingDuringTheCloseGetsAFreshConnectionNotTheEndOfTheOldOne() throws {
+        var machine = machine()
+        let generation = open(&machine)
+        _ = machine.unsubscribe(1)
+        let latecomer = LockedState<[String]>.make([])
+        XCTAssertTrue(machine.subscribe(2, observer(latecomer), now: now).isEmpty)
+        let closed = machine.received(closeFrame(1000), generation: generation, now: now)
+        guard case .end(_, let told)? = closed.lazy.compactMap({ if case .deliver(let delivery) = $0, case .end = delivery { delivery } else { nil } }).first
+        else { return XCTFail("the old subscription ends") }
+        XCTAssertTrue(told.isEmpty, "the leaver was already gone; the latecomer is not ended")
+        XCTAssertNotNil(slot(closed), "the latecomer connects again")
+        XCTAssertEqual(states(closed), [.closed(code: .normalClosure, reason: ""), .connecting])
+        XCTAssertEqual(machine.subscribers.count, 1)
+    }
+
     func testSendsQueueWhileConnectingUpToTheBoundAndGoOutInOrderOnOpen() throws {
         var machine = machine()
-        let first = machine.subscribe(1, observer(.make([])), key: key, now: now)
+        let first = machine.subscribe(1, observer(.make([])), now: now)
         let (generation, slot) = try XCTUnwrap(slot(first))
         let failures = LockedState<[String]>.make([])
         for (id, text) in ["a", "b", "c"].enumerated() {
@@ -285,7 +300,7 @@ final class WebSocketMachineTests: XCTestCase {
         XCTAssertEqual(error.code, .cancelled)
 
         var connecting = machine()
-        _ = connecting.subscribe(1, observer(.make([])), key: key, now: now)
+        _ = connecting.subscribe(1, observer(.make([])), now: now)
         _ = connecting.send(5, WebSocketFrame(opcode: .text, payload: [])) { _ in }
         XCTAssertEqual(connecting.queue.count, 1)
         connecting.cancelSend(5)
@@ -297,10 +312,10 @@ final class WebSocketMachineTests: XCTestCase {
         let generation = open(&machine)
         let shutdown = machine.clientIsShuttingDown()
         XCTAssertEqual(written(shutdown).first.map { Array($0.payload.prefix(2)) }, [0x03, 0xE9], "1001")
-        let ended = machine.received(closeFrame(1001), generation: generation)
+        let ended = machine.received(closeFrame(1001), generation: generation, now: now)
         guard case .completed(let code, _)? = ending(ended) else { return XCTFail("shutdown completes") }
         XCTAssertEqual(code, .goingAway)
-        let late = machine.subscribe(2, observer(.make([])), key: key, now: now)
+        let late = machine.subscribe(2, observer(.make([])), now: now)
         guard case .failed(let error, _, _)? = ending(late) else { return XCTFail("a late subscriber fails") }
         XCTAssertEqual(error.code, .shutdown)
     }
@@ -309,7 +324,7 @@ final class WebSocketMachineTests: XCTestCase {
         var machine = machine()
         _ = open(&machine)
         _ = machine.clientIsShuttingDown()
-        let dropped = machine.gracePeriodEnded()
+        let dropped = machine.gracePeriodEnded(now: now)
         XCTAssertTrue(closesConnection(dropped))
         guard case .completed? = ending(dropped) else { return XCTFail("expected a completion") }
     }
@@ -318,9 +333,9 @@ final class WebSocketMachineTests: XCTestCase {
         var machine = machine()
         let generation = open(&machine)
         _ = machine.connectionEnded(generation: generation, error: nil, now: now)
-        XCTAssertTrue(machine.received(serverFrame(.text, Array("late".utf8)), generation: generation).isEmpty)
+        XCTAssertTrue(machine.received(serverFrame(.text, Array("late".utf8)), generation: generation, now: now).isEmpty)
         XCTAssertTrue(machine.connectionEnded(generation: generation, error: nil, now: now).isEmpty)
-        XCTAssertTrue(machine.timerFired(.ping, generation: generation, key: key, now: now).isEmpty)
+        XCTAssertTrue(machine.timerFired(.ping, generation: generation, now: now).isEmpty)
         let call = machine.callStarted(generation: generation, Disposables.create())
         XCTAssertTrue(call.contains { if case .dispose = $0 { true } else { false } }, "a late call handle is cancelled")
     }

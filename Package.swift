@@ -112,7 +112,7 @@ let package = Package(
 
         .executableTarget(
             name: "RxNetworkKitSoak",
-            dependencies: ["RxNetworkKit", "RxTesting"],
+            dependencies: ["RxNetworkKit", "RxTesting", "RxNetworkKitAsyncHTTPClient"],
             path: "Examples/RxNetworkKitSoak",
             swiftSettings: strictSettings
         ),

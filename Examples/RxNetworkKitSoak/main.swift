@@ -14,6 +14,8 @@ import RxTesting
 //
 //   swift run -c release RxNetworkKitSoak [--duration 600] [--poll 0.1] [--cycle 10] [--downtime 2] [--probe 0.5]
 //   swift run RxNetworkKitSoak hostile [--rounds 20]     (every bad-input case in rounds; see HostileRounds.swift)
+//   swift run -c release --traits AsyncHTTPClient RxNetworkKitSoak websocket [--duration 600] [--cycle 30]
+//                                                         (one WebSocket through a drop every 30 s; see WebSocketSoak.swift)
 
 struct Options {
     var duration: TimeInterval = 600
@@ -123,6 +125,11 @@ if CommandLine.arguments.dropFirst().first == "serve" {
     print(server.port)
     fflush(nil)
     while true { Thread.sleep(forTimeInterval: 3600) }
+}
+
+/// `websocket [--duration S] [--cycle S] [--interval S]`: one WebSocket through drops (see WebSocketSoak.swift).
+if CommandLine.arguments.dropFirst().first == "websocket" {
+    exit(runWebSocketSoak(arguments: CommandLine.arguments))
 }
 
 /// `hostile [--rounds N]`: every bad-input case, in rounds (see HostileRounds.swift).

@@ -30,6 +30,8 @@ let transportDependencies: [Target.Dependency] = [
     dependency("NIOHTTP1", "swift-nio", trait: asyncHTTPClient),
     dependency("NIOConcurrencyHelpers", "swift-nio", trait: asyncHTTPClient),
     dependency("NIOHTTPCompression", "swift-nio-extras", trait: asyncHTTPClient),
+    // TLS for the WebSocket handshake, which runs on NIO directly (AsyncHTTPClient cannot upgrade).
+    dependency("NIOSSL", "swift-nio-ssl", trait: asyncHTTPClient),
 ]
 
 /// The server-Swift integrations of RxHTTP.
@@ -66,6 +68,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),

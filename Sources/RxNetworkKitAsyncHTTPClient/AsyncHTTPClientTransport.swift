@@ -5,6 +5,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOSSL
 import RxCore
 @_spi(TransportSupport) import RxHTTP
 
@@ -39,6 +40,10 @@ import RxCore
 /// to the configuration's limit (8 by default) instead of URLSession's ~4; HTTP/2 is negotiated over
 /// TLS.
 ///
+/// Protocol switches (`upgrade(_:options:completion:)`, a WebSocket opening handshake) run on
+/// SwiftNIO directly, on the same event loop group, since AsyncHTTPClient cannot hand a connection
+/// over.
+///
 /// Ownership: `AsyncHTTPClientTransport()` creates and owns an AsyncHTTPClient on NIO's shared
 /// event loop group. It is shut down when the `HTTPClient` it is given to shuts down
 /// (`shutsDownWithClient`), or by `shutdown()`; a request sent afterwards gets a fresh one.
@@ -60,6 +65,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// The owned client; nil before the first request and after `shutdown()`.
     private let owned = NIOLockedValueBox<AsyncHTTPClient.HTTPClient?>(nil)
     private let defaultOptions: HTTPTransportOptions
+    /// The TLS context of protocol switches over https, made on the first one.
+    private let upgradeTLSContext = NIOLockedValueBox<NIOSSLContext?>(nil)
     /// Whether the client decodes gzip/deflate, so that `Accept-Encoding` may be offered.
     private let decodesBodies: Bool
 
@@ -152,6 +159,63 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         receive: @escaping @Sendable (Result<HTTPStreamPart, any Error>) -> Void
     ) -> Disposable {
         start(request, options: options, delivery: .streaming(receive))
+    }
+
+    /// Sends `request` asking to switch protocols, on SwiftNIO directly (AsyncHTTPClient cannot hand
+    /// its connection over) and on the AsyncHTTPClient's event loop group: the request head is
+    /// written as given (`Host` added if missing), TLS for https (the owned configuration's TLS
+    /// settings, else NIO's defaults; SNI unless the host is an IP literal). On 101 the connection
+    /// carries raw bytes, the first of them possibly read with the head; on another status the
+    /// body is read (bounded by `options.maxResponseBodySize`) and the connection closed.
+    ///
+    /// Failures: `.notSent` until the request was written (refused, DNS, TLS handshake),
+    /// `.sentWithoutResponse` after, `.invalidResponse` for a malformed answer, `.timedOut` past
+    /// `request.timeoutInterval` (connect, the TLS handshake and the wait for the head),
+    /// `.invalidRequest` for a request that cannot be written, `.unsupported` on an event loop group
+    /// that is not NIOPosix's (Network.framework).
+    ///
+    /// - Note: Thread-safe; `completion` runs on a NIO event loop thread. The first https switch
+    ///   makes the TLS context (loading the trust roots) on the calling thread.
+    public func upgrade(
+        _ request: URLRequest,
+        options: HTTPTransportOptions,
+        completion: @escaping @Sendable (Result<HTTPUpgradeResult, any Error>) -> Void
+    ) -> Disposable {
+        let exchange = NIOUpgradeExchange(
+            request: request, options: options, eventLoopGroup: eventLoopGroup,
+            tlsContext: { [upgradeTLSContext, tlsConfiguration] in
+                try upgradeTLSContext.withLockedValue { context in
+                    if let context { return context }
+                    let made = try NIOSSLContext(configuration: tlsConfiguration)
+                    context = made
+                    return made
+                }
+            },
+            completion: completion
+        )
+        exchange.start()
+        return exchange
+    }
+
+    /// Where connections run: the owned client's group, or the borrowed client's.
+    private var eventLoopGroup: any EventLoopGroup {
+        switch source {
+        case .owned(_, let group): group
+        case .borrowed(let client): client.eventLoopGroup
+        }
+    }
+
+    /// The TLS settings of a protocol switch: the owned configuration's, else NIO's client
+    /// defaults; HTTP/1.1 only (no ALPN offer of h2, which cannot switch protocols).
+    private var tlsConfiguration: TLSConfiguration {
+        var configuration: TLSConfiguration
+        if case .owned(let clientConfiguration, _) = source, let tls = clientConfiguration.tlsConfiguration {
+            configuration = tls
+        } else {
+            configuration = .makeClientConfiguration()
+        }
+        configuration.applicationProtocols = []
+        return configuration
     }
 
     /// Shuts an owned AsyncHTTPClient down (in-flight requests on it fail; connections close) without

@@ -43,6 +43,55 @@ enum RequestConversion {
         }
     }
 
+    /// Where an upgrade request goes and the head it sends, written as given (no header added but
+    /// `Host` when the request has none).
+    ///
+    /// - Throws: `HTTPClientError(.invalidRequest)` (nothing sent) for a URL that is not http(s) or
+    ///   ws(s) with a host, a method that is not a token, a forbidden byte in a header, or a body
+    ///   (a handshake has none).
+    static func upgradeRequest(from request: URLRequest) throws(RxHTTP.HTTPClientError) -> (target: UpgradeTarget, head: HTTPRequestHead) {
+        guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw RxHTTP.HTTPClientError(.invalidRequest, message: "the request has no URL", phase: .notSent)
+        }
+        guard let target = UpgradeTarget(url) else {
+            throw RxHTTP.HTTPClientError(
+                .invalidRequest, message: "the transport can switch protocols on http and https URLs with a host only",
+                url: url, phase: .notSent
+            )
+        }
+        let method = request.httpMethod ?? "GET"
+        guard !method.isEmpty, method.utf8.allSatisfy(isTokenByte) else {
+            throw RxHTTP.HTTPClientError(.invalidRequest, message: "the method is not a valid HTTP token", url: url, phase: .notSent)
+        }
+        guard request.httpBody?.isEmpty ?? true, request.httpBodyStream == nil else {
+            throw RxHTTP.HTTPClientError(.invalidRequest, message: "a protocol switch request has no body", url: url, phase: .notSent)
+        }
+        let fields = request.allHTTPHeaderFields ?? [:]
+        try HeaderValidation.validate(fields, url: url)
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(fields.count + 1)
+        for (name, value) in fields {
+            headers.add(name: name, value: value)
+        }
+        if !headers.contains(name: "Host") {
+            headers.add(name: "Host", value: target.hostHeader)
+        }
+        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        let uri = components.percentEncodedQuery.map { path + "?" + $0 } ?? path
+        let head = HTTPRequestHead(version: .http1_1, method: NIOHTTP1.HTTPMethod(rawValue: method), uri: uri, headers: headers)
+        return (target, head)
+    }
+
+    /// Whether `byte` may appear in an RFC 9110 token (a method).
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
     /// NIO's headers as the client's dictionary; repeated fields are joined with ", " as URLSession
     /// joins them.
     static func dictionary(_ headers: HTTPHeaders) -> [String: String] {

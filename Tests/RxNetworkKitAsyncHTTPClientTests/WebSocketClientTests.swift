@@ -49,12 +49,13 @@ final class WebSocketClientTests: TransportTestCase {
         return true
     }
 
-    private func await(_ completable: Completable, timeout: TimeInterval = 5) -> HTTPClientError?? {
-        let result = LockedBox<HTTPClientError??>(nil)
+    /// "sent", the error code of a failed send, or "no answer".
+    private func sendResult(_ completable: Completable, timeout: TimeInterval = 5) -> String {
+        let result = LockedBox("no answer")
         let done = DispatchSemaphore(value: 0)
         let subscription = completable.subscribe(
-            onCompleted: { result.set(.some(nil)); done.signal() },
-            onError: { error in result.set(.some(error as? HTTPClientError)); done.signal() }
+            onCompleted: { result.set("sent"); done.signal() },
+            onError: { error in result.set((error as? HTTPClientError)?.code.rawValue ?? "\(error)"); done.signal() }
         )
         _ = done.wait(timeout: .now() + timeout)
         subscription.dispose()
@@ -68,8 +69,8 @@ final class WebSocketClientTests: TransportTestCase {
         let client = makeClient(.asyncHTTPClient)
         let socket = client.webSocket(path: "/echo", protocols: ["chat"])
         let (recording, subscription) = record(socket)
-        XCTAssertEqual(await(socket.send(.text("hello"))), .some(nil))
-        XCTAssertEqual(await(socket.send(.binary(Data([1, 2, 3])))), .some(nil))
+        XCTAssertEqual(sendResult(socket.send(.text("hello"))), "sent")
+        XCTAssertEqual(sendResult(socket.send(.binary(Data([1, 2, 3])))), "sent")
         XCTAssertTrue(waitUntil { recording.messages.value.count == 2 })
         XCTAssertEqual(recording.messages.value, [.text("hello"), .binary(Data([1, 2, 3]))])
         XCTAssertEqual(server.webSocketMessages(at: "/echo"), [.text("hello"), .binary(Data([1, 2, 3]))])
@@ -168,19 +169,26 @@ final class WebSocketClientTests: TransportTestCase {
             baseURL: server.baseURL, configuration: .init(timeout: 5, retryPolicy: .none),
             transport: AsyncHTTPClientTransport(), authenticator: authenticator
         )
-        defer { _ = client.shutdown(gracePeriod: 0) }
-        let (recording, subscription) = record(client.webSocket(path: "/private"))
+        let socket = client.webSocket(path: "/private")
+        let (recording, subscription) = record(socket)
         XCTAssertTrue(waitUntil { recording.messages.value == [.text("welcome")] })
         subscription.dispose()
+        XCTAssertTrue(waitUntil { socket.currentState == .closed(code: .normalClosure, reason: "") })
+        let drained = DispatchSemaphore(value: 0)
+        let shutdown = client.shutdown(gracePeriod: 1).subscribe { _ in drained.signal() }
+        XCTAssertEqual(drained.wait(timeout: .now() + 5), .success)
+        shutdown.dispose()
         XCTAssertEqual(refreshes.value, 1)
         XCTAssertEqual(server.requests.map { $0.header("Authorization") ?? "" }, ["Bearer stale", "Bearer fresh"])
     }
 
     func testSendsWaitWhileConnectingAndGoOutInOrder() throws {
-        server.route(.get, "/echo", .webSocket([.pause(0.1), .echo(count: .max)]))
+        server.route(.get, "/echo", .webSocket([.echo(count: .max)]))
         let client = makeClient(.asyncHTTPClient)
         let socket = client.webSocket(path: "/echo", options: WebSocketOptions(maxQueuedSends: 3))
         let (recording, subscription) = record(socket)
+        // Sent at once, on this thread: the handshake has not been answered yet.
+        XCTAssertEqual(socket.currentState == .open, false)
         let sent = (0..<4).map { index in
             let result = LockedBox<String>("pending")
             _ = socket.send(.text("q\(index)")).subscribe(
@@ -211,6 +219,28 @@ final class WebSocketClientTests: TransportTestCase {
         XCTAssertEqual(socket.currentState, .closed(code: .goingAway, reason: "client shutting down"))
     }
 
+    func testASocketNobodyHoldsStillClosesItsConnectionAndReportsItsLife() throws {
+        server.route(.get, "/ws", .webSocket([.send(.text("hi"))]))
+        let client = makeClient(.asyncHTTPClient)
+        let events = LockedBox([String]())
+        let watching = client.events.subscribe(onNext: { event in
+            switch event.kind {
+            case .webSocketOpened, .webSocketClosed, .webSocketReconnecting: events.mutate { $0.append(event.description) }
+            default: break
+            }
+        })
+        let received = LockedBox(0)
+        let subscription = client.webSocket(path: "/ws").messages.subscribe(onNext: { _ in received.mutate { $0 += 1 } })
+        XCTAssertTrue(waitUntil { received.value == 1 })
+        subscription.dispose()
+        XCTAssertTrue(waitUntil { events.value.count == 2 }, "\(events.value)")
+        XCTAssertTrue(waitUntil { server.openConnectionCount == 0 }, "the connection stays open")
+        watching.dispose()
+        XCTAssertTrue(events.value.first?.contains("WebSocket open") ?? false, "\(events.value)")
+        XCTAssertTrue(events.value.last?.contains("WebSocket closed with 1000 after 1 received, 0 sent") ?? false, "\(events.value)")
+        XCTAssertTrue(events.value.allSatisfy { $0.contains("/ws") }, "events name the socket's URL: \(events.value)")
+    }
+
     func testOneLongLivedClientReleasesEverySocketItOpened() throws {
         server.route(.get, "/echo", .webSocket([.echo(count: .max)]))
         server.route(.get, "/drop", .webSocket([.drop]))
@@ -219,7 +249,7 @@ final class WebSocketClientTests: TransportTestCase {
         do {
             let socket = client.webSocket(path: "/echo")
             let (recording, subscription) = record(socket)
-            _ = await(socket.send(.text("warm")))
+            _ = sendResult(socket.send(.text("warm")))
             XCTAssertTrue(waitUntil { recording.messages.value.count == 1 })
             subscription.dispose()
             XCTAssertTrue(waitUntil { socket.currentState != .open })
@@ -230,7 +260,7 @@ final class WebSocketClientTests: TransportTestCase {
             let socket = client.webSocket(path: round % 3 == 2 ? "/drop" : "/echo", reconnect: .never)
             let (recording, subscription) = record(socket)
             if round % 3 == 0 {
-                _ = await(socket.send(.text("r\(round)")))
+                _ = sendResult(socket.send(.text("r\(round)")))
                 XCTAssertTrue(waitUntil { recording.messages.value.count == 1 })
             }
             // Cancel mid-handshake, mid-conversation, or after the server dropped.

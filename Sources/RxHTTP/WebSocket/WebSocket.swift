@@ -300,9 +300,13 @@ public final class WebSocket: Sendable {
 
 /// One subscription of a `WebSocket` as the client's shutdown sees it: a live call that closes
 /// with 1001 when shutdown begins and is dropped when the grace period ends.
+///
+/// It holds its socket: from the first subscriber until the socket ended (its close handshake
+/// included), the client's list of live calls keeps the socket alive, so that a socket nobody else
+/// references still closes its connection and still hears the shutdown.
 private final class WebSocketSession: ClientCall {
     let id: UInt64
-    private weak let socket: WebSocket?
+    private let socket: WebSocket
 
     init(id: UInt64, socket: WebSocket) {
         self.id = id
@@ -310,11 +314,11 @@ private final class WebSocketSession: ClientCall {
     }
 
     func clientIsShuttingDown() {
-        socket?.clientIsShuttingDown()
+        socket.clientIsShuttingDown()
     }
 
     func gracePeriodEnded() {
-        socket?.gracePeriodEnded()
+        socket.gracePeriodEnded()
     }
 }
 

@@ -56,10 +56,15 @@ func webSocketStep(server: LoopbackHTTPServer) -> [String] {
         .subscribe(onError: { refusal.append("\(($0 as? HTTPClientError)?.code.rawValue ?? "?")") })
     while refusal.lines.isEmpty { usleep(1_000) }
     refused.dispose()
+    _ = unsupported.shutdown(gracePeriod: 0)
     var lines = ["over URLSessionTransport: \(refusal.lines[0]), at once and typed (URLSession does not hand over the connection)"]
     #if AsyncHTTPClient
     let client = HTTPClient(baseURL: server.baseURL, configuration: .init(timeout: 5), transport: AsyncHTTPClientTransport())
-    let socket = client.webSocket(path: "/ws", reconnect: ReconnectPolicy(delay: .constant(time: 0.05), jitter: .none))
+    // 500 sends at once: room for all of them (the default keeps 256 waiting, then `.bufferOverflow`).
+    let socket = client.webSocket(
+        path: "/ws", reconnect: ReconnectPolicy(delay: .constant(time: 0.05), jitter: .none),
+        options: WebSocketOptions(maxQueuedSends: 500)
+    )
     let received = LockedLines()
     let states = LockedLines()
     let (count, time) = timed { () -> Int in
@@ -67,11 +72,13 @@ func webSocketStep(server: LoopbackHTTPServer) -> [String] {
         let messages = socket.messages.subscribe(onNext: { message in
             if case .text(let text) = message { received.append(text) }
         })
-        while received.lines.count < 500 || socket.currentState != .open { usleep(1_000) }
+        let deadline = Date().addingTimeInterval(10)
+        while received.lines.count < 500 || socket.currentState != .open, Date() < deadline { usleep(1_000) }
+        let refused = LockedLines()
         for index in 0..<500 {
-            _ = socket.send(.text("echo \(index)")).subscribe()
+            _ = socket.send(.text("echo \(index)")).subscribe(onError: { refused.append("\($0)") })
         }
-        while received.lines.count < 1_000 { usleep(1_000) }
+        while received.lines.count < 1_000, refused.lines.isEmpty, Date() < deadline { usleep(1_000) }
         messages.dispose()
         stateChanges.dispose()
         return received.lines.count

@@ -35,12 +35,11 @@ final class NIOUpgradeResponseHandler: ChannelInboundHandler, RemovableChannelHa
     typealias InboundIn = HTTPClientResponsePart
     typealias OutboundOut = HTTPClientRequestPart
 
-    /// A non-101 answer being read.
+    /// The head of a non-101 answer being read (its body is in `body`).
     private struct Answer {
         let statusCode: Int
         let headers: [String: String]
         let framing: ResponseFraming
-        var body: ByteBuffer
     }
 
     private enum State {
@@ -57,6 +56,8 @@ final class NIOUpgradeResponseHandler: ChannelInboundHandler, RemovableChannelHa
     private let decoder: ByteToMessageHandler<HTTPResponseDecoder>
     private let report: @Sendable (NIOUpgradeEvent) -> Void
     private var state = State.awaitingHead
+    /// The body of the answer being read; outside `state` so that it grows in place.
+    private var body = ByteBuffer()
     /// Whether the request was handed to the socket (and so may have reached the server).
     private var requestWritten = false
 
@@ -88,20 +89,18 @@ final class NIOUpgradeResponseHandler: ChannelInboundHandler, RemovableChannelHa
         switch (Self.unwrapInboundIn(data), state) {
         case (.head(let head), .awaitingHead):
             received(head, context: context)
-        case (.body(var part), .answering(var answer)):
-            guard answer.body.readableBytes + part.readableBytes <= maxBodySize else {
+        case (.body(var part), .answering(let answer)):
+            guard body.readableBytes + part.readableBytes <= maxBodySize else {
                 fail(tooLarge(answer.statusCode, answer.headers), context: context)
                 return
             }
-            state = .reported // no copy of the body while it grows
-            answer.body.writeBuffer(&part)
-            state = .answering(answer)
+            body.writeBuffer(&part)
         case (.end, .switching(let head)):
             switchProtocols(head, context: context)
         case (.end, .answering(let answer)):
             do throws(RxHTTP.HTTPClientError) {
                 try answer.framing.validate(
-                    bodyCount: answer.body.readableBytes, statusCode: answer.statusCode, headers: answer.headers, url: url
+                    bodyCount: body.readableBytes, statusCode: answer.statusCode, headers: answer.headers, url: url
                 )
             } catch {
                 fail(error, context: context)
@@ -109,8 +108,9 @@ final class NIOUpgradeResponseHandler: ChannelInboundHandler, RemovableChannelHa
             }
             state = .reported
             report(.answered(HTTPResponse(
-                statusCode: answer.statusCode, headers: answer.headers, body: Data(answer.body.readableBytesView), url: url
+                statusCode: answer.statusCode, headers: answer.headers, body: Data(body.readableBytesView), url: url
             )))
+            body = ByteBuffer()
             context.close(promise: nil)
         case (_, .reported):
             break
@@ -164,7 +164,7 @@ final class NIOUpgradeResponseHandler: ChannelInboundHandler, RemovableChannelHa
             fail(tooLarge(statusCode, headers), context: context)
             return
         }
-        state = .answering(Answer(statusCode: statusCode, headers: headers, framing: framing, body: context.channel.allocator.buffer(capacity: 0)))
+        state = .answering(Answer(statusCode: statusCode, headers: headers, framing: framing))
     }
 
     /// Hands the channel over to an `NIOUpgradedConnection` (see the type's documentation).
@@ -194,6 +194,7 @@ final class NIOUpgradeResponseHandler: ChannelInboundHandler, RemovableChannelHa
     private func fail(_ error: RxHTTP.HTTPClientError, context: ChannelHandlerContext) {
         if case .reported = state { return }
         state = .reported
+        body = ByteBuffer()
         report(.failed(error))
         context.close(promise: nil)
     }

@@ -55,10 +55,13 @@ final class NIOUpgradedConnection: UpgradedConnection {
         // and never from inside the caller's own stack.
         channel.eventLoop.execute { [self] in
             let backlog = state.withLockedValue { state -> [UpgradedConnectionEvent] in
-                let backlog = state.buffered
+                var backlog = state.buffered
                 state.buffered = []
-                let isOver = backlog.contains { if case .closed = $0 { return true } else { return false } }
-                state.delivery = isOver ? .over : .delivering(receive)
+                if state.isClosing {
+                    // Closed before it started: nothing but the final `.closed`, if it came.
+                    backlog = backlog.contains(where: Self.isClosed) ? [.closed(nil)] : []
+                }
+                state.delivery = backlog.contains(where: Self.isClosed) ? .over : .delivering(receive)
                 return backlog
             }
             for event in backlog {
@@ -117,6 +120,11 @@ final class NIOUpgradedConnection: UpgradedConnection {
         }
         guard let (receive, event) = delivery else { return }
         receive(event)
+    }
+
+    private static func isClosed(_ event: UpgradedConnectionEvent) -> Bool {
+        if case .closed = event { return true }
+        return false
     }
 
     private static func closedError(underlying: (any Error)?) -> RxHTTP.HTTPClientError {

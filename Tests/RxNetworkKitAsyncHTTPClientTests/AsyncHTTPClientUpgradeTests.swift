@@ -132,6 +132,42 @@ final class AsyncHTTPClientUpgradeTests: TransportTestCase {
         XCTAssertEqual(events.closings.count, 1)
     }
 
+    func testCloseBeforeStartDeliversOnlyTheClose() throws {
+        // given a connection whose server already sent a frame
+        server.route(.get, "/greet", .webSocket([.send(.text("unread"))]))
+        let (_, connection) = try XCTUnwrap(switched(upgrade(handshake("/greet").request)))
+        Thread.sleep(forTimeInterval: 0.05)
+        // when it is closed, then started
+        connection.close()
+        let events = EventLog()
+        connection.start(events.record)
+        // then nothing but one clean `.closed` arrives
+        XCTAssertTrue(events.wait { $0.closings.count == 1 })
+        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertEqual(events.snapshot.events.count, 1)
+        XCTAssertNil(events.closings.first ?? nil)
+    }
+
+    func testWritesArriveInTheOrderTheyWereMade() throws {
+        // given an open connection to a recording route
+        server.route(.get, "/record", .webSocket([]))
+        let (_, connection) = try XCTUnwrap(switched(upgrade(handshake("/record").request)))
+        connection.start { _ in }
+        // when 100 frames are written without waiting, from two threads in turn
+        let written = LockedBox(0)
+        let queues = [DispatchQueue(label: "a"), DispatchQueue(label: "b")]
+        let frames = (0..<100).map { maskedText("m\($0)") }
+        for (index, frame) in frames.enumerated() {
+            // one after another, but not all from the same thread
+            queues[index % 2].sync { connection.write(Data(frame)) { _ in written.mutate { $0 += 1 } } }
+        }
+        // then the server received them in that order
+        let messages = server.waitForWebSocketMessages(count: 100, at: "/record")
+        XCTAssertEqual(messages, (0..<100).map { .text("m\($0)") })
+        XCTAssertTrue(wait(until: { written.value == 100 }))
+        connection.close()
+    }
+
     func testAnIPv6LiteralHostConnectsWithBracketsInTheHostHeader() throws {
         // given a server on [::1] that answers a handshake with a 101 and a frame
         let requestHead = LockedBox<String?>(nil)

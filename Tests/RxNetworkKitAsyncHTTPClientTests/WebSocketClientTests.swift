@@ -125,6 +125,31 @@ final class WebSocketClientTests: TransportTestCase {
         XCTAssertEqual(server.requests.count, 2)
     }
 
+    func testTheReconnectWaitRunsOnTheGivenSchedulerInVirtualTime() throws {
+        server.route(.get, "/ws", responses: [
+            .webSocket([.send(.text("first")), .drop]),
+            .webSocket([.send(.text("second"))]),
+        ])
+        let scheduler = TestScheduler(initialClock: 0, resolution: 0.001, simulateProcessingDelay: false)
+        let client = makeClient(.asyncHTTPClient)
+        let socket = client.webSocket(
+            path: "/ws", reconnect: ReconnectPolicy(delay: .constant(time: 30), jitter: .none, reconnectsWhenReachable: false),
+            options: WebSocketOptions(pingInterval: .infinity, scheduler: scheduler)
+        )
+        let (recording, subscription) = record(socket)
+        XCTAssertTrue(waitUntil { socket.currentState == .reconnecting(attempt: 1, after: 30) }, "\(recording.states.value)")
+        scheduler.advanceTo(29_999)
+        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertEqual(server.requests.count, 1, "no reconnect before the 30 virtual seconds")
+        scheduler.advanceTo(30_000)
+        XCTAssertTrue(waitUntil { recording.messages.value == [.text("first"), .text("second")] }, "\(recording.messages.value)")
+        subscription.dispose()
+        XCTAssertEqual(Array(recording.states.value.prefix(6)), [
+            .idle, .connecting, .open, .reconnecting(attempt: 1, after: 30), .connecting, .open,
+        ])
+        XCTAssertEqual(server.requests.count, 2)
+    }
+
     func testAServerThatStopsAnsweringPingsIsDeclaredDead() throws {
         server.route(.get, "/silent", .webSocket([.ignorePings]))
         let client = makeClient(.asyncHTTPClient)

@@ -124,11 +124,15 @@ public final class WebSocket: Sendable {
         }
     }
 
-    /// Closes the socket with `code` and `reason` (cut to 123 bytes of UTF-8): sends the close frame,
-    /// waits for the server's (at most `options.closeTimeout`), then completes `messages`. No
-    /// reconnect follows; a new subscriber to `messages` connects again.
+    /// Closes the socket with `code` and `reason` (cut to 123 bytes of UTF-8, on a character
+    /// boundary): sends the close frame, waits for the server's (at most `options.closeTimeout`),
+    /// then completes `messages`. A code an endpoint may not send (1004–1006, 1015, below 1000,
+    /// 1016–2999, 5000 and up) goes out as 1000. No reconnect follows; a new subscriber to
+    /// `messages` connects again.
     public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") {
-        apply { $0.close(code, reason: reason, ending: .completed(code, String(reason.utf8.prefix(123)) ?? "")) }
+        let sent = WebSocketMessageAssembler.isSendable(code.rawValue) ? code : .normalClosure
+        let clipped = WebSocketMachine.clipped(reason)
+        apply { $0.close(sent, reason: clipped, ending: .completed(sent, clipped)) }
     }
 
     // MARK: Running the machine

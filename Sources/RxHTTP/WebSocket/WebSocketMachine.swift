@@ -328,7 +328,7 @@ struct WebSocketMachine {
         effects.insert(.write(open.connection, Self.closeFrame(code == .noStatusReceived ? nil : code, reason: ""), generation: open.generation, sendID: nil), at: 0)
         effects.append(.closeConnection(open.connection))
         state = .idle
-        let clipped = String(reason.prefix(123))
+        let clipped = Self.clipped(reason)
         if code.isNormal {
             return effects + end(.completed(code, clipped))
         }
@@ -607,10 +607,17 @@ struct WebSocketMachine {
     /// A close frame: the code (none for 1005) and a reason cut to fit a control frame.
     static func closeFrame(_ code: WebSocketCloseCode?, reason: String) -> WebSocketFrame {
         guard let code else { return WebSocketFrame(opcode: .close, payload: []) }
-        var payload = [UInt8(code.rawValue >> 8), UInt8(code.rawValue & 0xFF)]
-        var reasonBytes = Array(reason.utf8.prefix(WebSocketFrame.maxControlPayload - 2))
-        while !reasonBytes.isEmpty, String(validating: reasonBytes, as: UTF8.self) == nil { reasonBytes.removeLast() }
-        payload.append(contentsOf: reasonBytes)
+        let payload = [UInt8(code.rawValue >> 8), UInt8(code.rawValue & 0xFF)] + Array(clipped(reason).utf8)
         return WebSocketFrame(opcode: .close, payload: payload)
+    }
+
+    /// `reason` cut to the 123 bytes a close frame has room for, on a character boundary.
+    static func clipped(_ reason: String) -> String {
+        var bytes = Array(reason.utf8.prefix(WebSocketFrame.maxControlPayload - 2))
+        while !bytes.isEmpty {
+            if let text = String(validating: bytes, as: UTF8.self) { return text }
+            bytes.removeLast()
+        }
+        return ""
     }
 }

@@ -347,6 +347,11 @@ final class WebSocketMachineTests: XCTestCase {
         guard case .failed? = ending(dropped) else { return XCTFail("a wait past the deadline ends it") }
     }
 
+    func testAReasonIsClippedToWholeCharactersWithinTheFrame() {
+        XCTAssertEqual(WebSocketMachine.clipped(String(repeating: "€", count: 60)), String(repeating: "€", count: 41))
+        XCTAssertEqual(WebSocketMachine.clipped("bye"), "bye")
+    }
+
     func testACloseReasonIsCutToAControlFrameOnACharacterBoundary() {
         let frame = WebSocketMachine.closeFrame(.normalClosure, reason: String(repeating: "é", count: 100))
         XCTAssertLessThanOrEqual(frame.payload.count, 125)

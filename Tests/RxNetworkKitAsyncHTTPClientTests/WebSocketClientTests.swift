@@ -228,6 +228,22 @@ final class WebSocketClientTests: TransportTestCase {
         subscription.dispose()
     }
 
+    func testCloseCompletesWithTheCodeGivenAndAnUnsendableOneGoesOutAs1000() throws {
+        server.route(.get, "/ws", .webSocket([]))
+        let client = makeClient(.asyncHTTPClient)
+        for (given, expected) in [(WebSocketCloseCode(rawValue: 4000), WebSocketCloseCode(rawValue: 4000)), (.abnormalClosure, .normalClosure)] {
+            let socket = client.webSocket(path: "/ws")
+            let (recording, subscription) = record(socket)
+            XCTAssertTrue(waitUntil { socket.currentState == .open })
+            socket.close(code: given, reason: "done")
+            XCTAssertEqual(recording.ended.wait(timeout: .now() + 5), .success)
+            subscription.dispose()
+            guard case .success? = recording.end.value else { return XCTFail("close completes the socket") }
+            XCTAssertEqual(socket.currentState, .closed(code: expected, reason: "done"))
+        }
+        XCTAssertEqual(server.requests.count, 2)
+    }
+
     func testShutdownClosesWith1001AndCompletesTheSocket() throws {
         server.route(.get, "/ws", .webSocket([]))
         let client = makeClient(.asyncHTTPClient)

@@ -2,6 +2,7 @@
 // `-D RXNETWORKKIT_TOOLS`): never part of the library an app or a daemon links.
 #if RXNETWORKKIT_TOOLS
 import Foundation
+import RxCore
 
 /// Entry points for the libFuzzer targets in `Fuzz/`: each takes arbitrary bytes and runs one
 /// parser or builder the library owns, which must return or throw a typed error, never trap.
@@ -194,7 +195,47 @@ extension FuzzingEntryPoints {
                 }
             }
         }
+        driveWebSocketMachine(bytes)
     }
+
+    /// The socket's machine, open, reads `bytes` from the server in pieces: whatever they hold, a
+    /// text message it delivers is whole UTF-8 within the limit, and once it ends nothing more moves it.
+    private static func driveWebSocketMachine(_ bytes: [UInt8]) {
+        let now = Date(timeIntervalSince1970: 0)
+        var machine = WebSocketMachine(
+            options: WebSocketOptions(maxMessageSize: 8_192, maxQueuedSends: 4), reconnect: .never, protocols: []
+        )
+        let started = machine.subscribe(1, AnyObserver { _ in }, now: now)
+        guard let (generation, slot) = started.lazy.compactMap({ effect -> (Int, WebSocketUpgradeSlot)? in
+            if case .connect(let generation, let slot) = effect { (generation, slot) } else { nil }
+        }).first else { preconditionFailure("the first subscriber did not connect") }
+        let head = HTTPResponseHead(statusCode: 101, headers: [
+            "Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Accept": WebSocketHandshake.accept(for: slot.key),
+        ])
+        guard slot.accept(head, connection: DiscardingConnection()) == nil else { preconditionFailure("a valid 101 was refused") }
+        _ = machine.upgraded(generation: generation)
+        var offset = 0
+        var ended = false
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + Int(bytes[offset] % 17) + 1)
+            let effects = machine.received(Data(bytes[offset..<end]), generation: generation, now: now)
+            offset = end
+            if ended, !effects.isEmpty { preconditionFailure("an ended socket still acted") }
+            for effect in effects {
+                if case .deliver(.message(let message, _)) = effect, message.byteCount > 8_192 {
+                    preconditionFailure("a message over the limit was delivered")
+                }
+                if case .deliver(.end) = effect { ended = true }
+            }
+        }
+    }
+}
+
+/// A connection that writes nowhere, for the machine under the fuzzer.
+private final class DiscardingConnection: UpgradedConnection {
+    func start(_ receive: @escaping @Sendable (UpgradedConnectionEvent) -> Void) {}
+    func write(_ data: Data, completion: @escaping @Sendable ((any Error)?) -> Void) {}
+    func close() {}
 }
 
 /// The stream parsers on their own, for the benchmark that compares them with a whole stream

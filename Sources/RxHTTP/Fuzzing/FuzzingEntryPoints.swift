@@ -222,7 +222,7 @@ extension FuzzingEntryPoints {
             offset = end
             if ended, !effects.isEmpty { preconditionFailure("an ended socket still acted") }
             for effect in effects {
-                if case .deliver(.message(let message, _)) = effect, message.byteCount > 8_192 {
+                if case .deliver(.messages(let messages, _)) = effect, messages.contains(where: { $0.byteCount > 8_192 }) {
                     preconditionFailure("a message over the limit was delivered")
                 }
                 if case .deliver(.end) = effect { ended = true }

@@ -147,8 +147,8 @@ public final class WebSocket: Sendable {
             while index < effects.count {
                 if case .deliver(let delivery) = effects[index] {
                     core.outbox.append(delivery)
-                    if case .message(let message, _) = delivery {
-                        core.bufferedBytes += message.byteCount
+                    if case .messages(let messages, _) = delivery {
+                        for message in messages { core.bufferedBytes += message.byteCount }
                         if core.bufferedBytes > options.maxBufferedBytes {
                             core.bufferedBytes = 0
                             effects.append(contentsOf: core.machine.subscriberTooSlow())
@@ -275,9 +275,11 @@ public final class WebSocket: Sendable {
             var delivered = 0
             for delivery in batch {
                 switch delivery {
-                case .message(let message, let observers):
-                    for observer in observers { observer.onNext(message) }
-                    delivered += message.byteCount
+                case .messages(let messages, let observers):
+                    for message in messages {
+                        for observer in observers { observer.onNext(message) }
+                        delivered += message.byteCount
+                    }
                 case .state(let state):
                     stateSubject.onNext(state)
                 case .end(.completed, let observers):

@@ -115,7 +115,8 @@ struct WebSocketMachine {
 
     /// What reaches subscribers, in the order the machine decided it.
     enum Delivery {
-        case message(WebSocketMessage, [Observer])
+        /// The messages of one read, in order: one delivery however many they are.
+        case messages([WebSocketMessage], [Observer])
         case state(WebSocketState)
         case end(Ending, [Observer])
     }
@@ -300,7 +301,7 @@ struct WebSocketMachine {
         guard !messages.isEmpty else { return [] }
         messagesReceived += messages.count
         let observers = Array(subscribers.values)
-        return messages.map { .deliver(.message($0, observers)) }
+        return [.deliver(.messages(messages, observers))]
     }
 
     /// The server broke the protocol: close with the code it earned, and end for good.

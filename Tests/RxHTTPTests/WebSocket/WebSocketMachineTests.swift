@@ -35,7 +35,10 @@ final class WebSocketMachineTests: XCTestCase {
     }
 
     private func messages(_ effects: [WebSocketMachine.Effect]) -> [WebSocketMessage] {
-        effects.compactMap { if case .deliver(.message(let message, _)) = $0 { message } else { nil } }
+        effects.flatMap { effect -> [WebSocketMessage] in
+            if case .deliver(.messages(let messages, _)) = effect { return messages }
+            return []
+        }
     }
 
     private func ending(_ effects: [WebSocketMachine.Effect]) -> WebSocketMachine.Ending? {

@@ -6,18 +6,20 @@ import NIOWebSocket
 import RxCore
 import RxHTTP
 import RxNetworkKitAsyncHTTPClient
-import Synchronization
+import RxTesting
 
 // WebSocket messages per second (issue 23): a raw SwiftNIO WebSocket client against
 // `client.webSocket(path:).messages` over AsyncHTTPClientTransport, in the same run, alternating
 // rounds. The server is a SwiftNIO WebSocket server in a child process (`ws-bench serve`) that, per
 // connection, writes N pre-encoded frames as fast as the socket takes them and then a close frame
-// with 1000; so the CPU measured here (getrusage of this process) is the client's alone.
+// with 1000; so the CPU measured here (getrusage of this process) is the client's alone, and the
+// server's is read from /proc to show it is not the limit. A round that fails is run again.
 //
-//   swift run -c release --package-path Benchmarks ws-bench [rounds]
+//   swift run -j 1 -c release --package-path Benchmarks ws-bench [rounds]
 //   ws-bench only raw|rx text|binary [count]    (one client, one connection, for profilers;
 //                                                WS_BENCH_PORT=<port> uses a running `ws-bench serve`)
 //   ws-bench serve                              (prints its port; serves until stdin closes)
+//   WS_BENCH_SERVER=loopback ws-bench only …    (text from RxTesting's LoopbackHTTPServer instead)
 
 // MARK: - Workloads
 
@@ -178,8 +180,31 @@ func serve() -> Never {
     exit(0)
 }
 
-if CommandLine.arguments.dropFirst().first == "serve" {
-    serve()
+/// The same text workload from RxTesting's `LoopbackHTTPServer` (a thread per connection, one
+/// `write` per frame): `.sendMany` sends `"\(prefix)\(i)"`, 27 to 32 bytes here. For comparison only
+/// (`WS_BENCH_SERVER=loopback`): it cannot feed the clients as fast as they read.
+func serveLoopback() -> Never {
+    let server = LoopbackHTTPServer(requestLogLimit: 0)
+    server.route(.get, "/text/*") { request in
+        guard let workload = Workload.parse(path: request.path) else { return .status(404) }
+        return .webSocket([.sendMany(count: workload.count, prefix: "abcdefghijklmnopqrstuvwxy:"), .close(code: 1000, reason: "")])
+    }
+    do {
+        try server.start()
+    } catch {
+        FileHandle.standardError.write(Data("ws-bench serve-loopback: \(error)\n".utf8))
+        exit(1)
+    }
+    FileHandle.standardOutput.write(Data("\(server.port)\n".utf8))
+    while readLine() != nil {}
+    server.stop()
+    exit(0)
+}
+
+switch CommandLine.arguments.dropFirst().first {
+case "serve": serve()
+case "serve-loopback": serveLoopback()
+default: break
 }
 
 // MARK: - Measurement
@@ -212,6 +237,8 @@ struct RoundResult: Sendable {
     let seconds: Double
     let cpu: Double
     let failure: String?
+    /// The server process's CPU seconds over the round, when it is our child.
+    var serverCPU: Double? = nil
 
     var messagesPerSecond: Double { Double(messages) / seconds }
     var cpuPerMessage: Double { cpu / Double(max(1, messages)) }
@@ -345,7 +372,7 @@ func runRx(_ workload: Workload, client: RxHTTP.HTTPClient) -> RoundResult {
 func startServerProcess() -> (Process, Pipe, Int)? {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).absoluteURL
-    process.arguments = ["serve"]
+    process.arguments = [ProcessInfo.processInfo.environment["WS_BENCH_SERVER"] == "loopback" ? "serve-loopback" : "serve"]
     let input = Pipe()
     let output = Pipe()
     process.standardInput = input
@@ -361,6 +388,16 @@ func startServerProcess() -> (Process, Pipe, Int)? {
         return nil
     }
     return (process, input, port)
+}
+
+/// User + system CPU seconds of process `pid` (`/proc/<pid>/stat`, in clock ticks of 10 ms).
+func processCPUSeconds(_ pid: Int32) -> Double? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let end = stat.lastIndex(of: ")") else { return nil }
+    // Fields after the command name: state is field 3, utime field 14, stime field 15.
+    let fields = stat[stat.index(after: end)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
 func loadAverage() -> String {
@@ -444,7 +481,14 @@ var failed = false
 /// at most 5 times, so that the medians compare whole rounds.
 @MainActor
 func measuredRound(_ label: String, _ client: String, _ run: () -> RoundResult) -> RoundResult {
-    var result = run()
+    let serverPID = server?.0.processIdentifier
+    func runMeasuringServer() -> RoundResult {
+        let before = serverPID.flatMap(processCPUSeconds)
+        var result = run()
+        if let before, let after = serverPID.flatMap(processCPUSeconds) { result.serverCPU = after - before }
+        return result
+    }
+    var result = runMeasuringServer()
     var attempts = 1
     while let failure = result.failure {
         print("  \(label) \(client): FAILED (\(failure)), run again")
@@ -454,10 +498,11 @@ func measuredRound(_ label: String, _ client: String, _ run: () -> RoundResult) 
             break
         }
         attempts += 1
-        result = run()
+        result = runMeasuringServer()
     }
     print("  \(label) \(client): \(grouped(result.messagesPerSecond)) msg/s, "
-        + "\(fixed(result.cpuPerMessage * 1e6, 3)) µs CPU/msg, \(fixed(result.seconds, 3)) s")
+        + "\(fixed(result.cpuPerMessage * 1e6, 3)) µs CPU/msg, \(fixed(result.seconds, 3)) s"
+        + (result.serverCPU.map { ", server CPU \(Int(($0 / result.seconds * 100).rounded())) %" } ?? ""))
     return result
 }
 
@@ -475,17 +520,24 @@ for workload in [Workload.text, Workload.binary] {
 }
 print("load average after: \(loadAverage())")
 print("")
-print("| workload | client | messages/s (median of \(rounds)) | CPU µs per message | RxHTTP / raw: messages/s | RxHTTP / raw: CPU per message |")
-print("|---|---|--:|--:|--:|--:|")
+print("| workload | client | messages/s | CPU µs/msg | server busy | ratio messages/s | ratio CPU/msg | goal |")
+print("|---|---|--:|--:|--:|--:|--:|---|")
+func serverBusy(_ results: [RoundResult]) -> String {
+    let shares = results.compactMap { result in result.serverCPU.map { $0 / result.seconds } }
+    return shares.isEmpty ? "–" : "\(Int((median(shares) * 100).rounded())) %"
+}
 for row in rows {
     let rawRate = median(row.raw.map(\.messagesPerSecond))
     let rxRate = median(row.rx.map(\.messagesPerSecond))
     let rawCPU = median(row.raw.map(\.cpuPerMessage)) * 1e6
     let rxCPU = median(row.rx.map(\.cpuPerMessage)) * 1e6
     let label = "\(row.workload.count.formatted()) × \(row.workload.name)"
-    print("| \(label) | raw SwiftNIO | \(grouped(rawRate)) | \(fixed(rawCPU, 3)) | | |")
-    print("| \(label) | RxHTTP `messages` | \(grouped(rxRate)) | \(fixed(rxCPU, 3)) | **\(fixed(rxRate / rawRate, 2))×** | \(fixed(rxCPU / rawCPU, 2))× |")
+    print("| \(label) | raw SwiftNIO | \(grouped(rawRate)) | \(fixed(rawCPU, 3)) | \(serverBusy(row.raw)) | | | |")
+    print("| \(label) | RxHTTP `messages` | \(grouped(rxRate)) | \(fixed(rxCPU, 3)) | \(serverBusy(row.rx)) "
+        + "| **\(fixed(rxRate / rawRate, 2))** | \(fixed(rxCPU / rawCPU, 2)) | ≥ 0.9 \(rxRate / rawRate >= 0.9 ? "✅" : "❌") |")
 }
+print("")
+print("Medians of \(rounds) rounds; server busy: the server process's CPU time over the round's wall time.")
 print("")
 print("rounds run again after a failure: raw \(failures["raw"] ?? 0), RxHTTP \(failures["RxHTTP"] ?? 0)")
 rxClient.shutdown()

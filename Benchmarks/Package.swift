@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // The workloads, free of the framework: RxCore, OpenCombine and plain closures.
@@ -93,6 +94,22 @@ let package = Package(
                 .product(name: "RxTesting", package: "RxNetworkKit"),
             ],
             path: "Tools/recovery-bench"
+        ),
+        // WebSocket messages per second: a raw SwiftNIO client vs `webSocket(path:).messages` over
+        // AsyncHTTPClientTransport, against a SwiftNIO server in a child process.
+        .executableTarget(
+            name: "ws-bench",
+            dependencies: [
+                .product(name: "RxCore", package: "RxNetworkKit"),
+                .product(name: "RxHTTP", package: "RxNetworkKit"),
+                .product(name: "RxTesting", package: "RxNetworkKit"),
+                .product(name: "RxNetworkKitAsyncHTTPClient", package: "RxNetworkKit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            path: "Tools/ws-bench"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -30,7 +30,9 @@ final class NIOUpgradeExchange: Disposable, Sendable {
         /// Connected (the TLS handshake may still run); the request is going out, or was written
         /// and the answer is awaited.
         case connected(timer: Scheduled<Void>?, channel: any Channel, requestWritten: Bool)
-        case finished
+        /// Over; `handedOver` lists the channels that now belong to the caller (the 101's), which a
+        /// connect callback arriving late must not close.
+        case finished(handedOver: [ObjectIdentifier])
     }
 
     private let request: URLRequest
@@ -164,7 +166,11 @@ final class NIOUpgradeExchange: Disposable, Sendable {
                     return true
                 case .connected:
                     return true
-                case .idle, .finished:
+                case .finished(let handedOver):
+                    // The connect, the request, the 101 and the hand-over can all happen on the event
+                    // loop before this callback runs: the channel is then the caller's.
+                    return handedOver.contains(ObjectIdentifier(channel))
+                case .idle:
                     return false
                 }
             }
@@ -220,13 +226,15 @@ final class NIOUpgradeExchange: Disposable, Sendable {
     @discardableResult
     private func finish(_ result: Result<HTTPUpgradeResult, any Error>?, closing: Bool = true) -> Bool {
         let ended = state.withLockedValue { state -> (timer: Scheduled<Void>?, channels: [any Channel])? in
-            defer { state = .finished }
+            let ended: (timer: Scheduled<Void>?, channels: [any Channel])?
             switch state {
-            case .idle: return (nil, [])
-            case .connecting(let timer, let channels): return (timer, channels)
-            case .connected(let timer, let channel, _): return (timer, [channel])
+            case .idle: ended = (nil, [])
+            case .connecting(let timer, let channels): ended = (timer, channels)
+            case .connected(let timer, let channel, _): ended = (timer, [channel])
             case .finished: return nil
             }
+            state = .finished(handedOver: closing ? [] : (ended?.channels ?? []).map { ObjectIdentifier($0) })
+            return ended
         }
         guard let ended else { return false }
         ended.timer?.cancel()

@@ -237,6 +237,8 @@ struct WebSocketMachine {
     mutating func received(_ bytes: Data, generation: Int, now: Date) -> [Effect] {
         switch state {
         case .open(var open) where open.generation == generation:
+            // The state lets go of the parser first, so that appending does not copy its buffer.
+            state = .idle
             open.parser.append(bytes)
             var effects: [Effect] = []
             var messages: [WebSocketMessage] = []
@@ -277,6 +279,7 @@ struct WebSocketMachine {
             return effects + deliverAll(messages)
         case .closing(var closing) where closing.generation == generation:
             // Only the server's close frame matters now; messages after ours are dropped (§5.5.1).
+            state = .idle
             closing.parser.append(bytes)
             while true {
                 let frame: WebSocketFrame?

@@ -64,6 +64,8 @@ package struct WebSocketMessageAssembler {
 
     private static func message(_ opcode: WebSocketFrame.Opcode, _ bytes: [UInt8]) throws(WebSocketProtocolError) -> WebSocketInbound {
         guard opcode == .text else { return .binary(bytes) }
+        // ASCII is valid UTF-8 as it is: decoding it skips a validation that costs twice as much.
+        if bytes.allSatisfy({ $0 < 0x80 }) { return .text(String(decoding: bytes, as: UTF8.self)) }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
         return .text(text)
     }

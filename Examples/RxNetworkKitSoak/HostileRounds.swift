@@ -7,10 +7,13 @@ import RxTesting
 /// resources are back at their baseline (debug builds count them) and that open descriptors do
 /// not grow; at the end it shuts the client down and shows whether the sockets still open after a
 /// round were pooled keep-alive connections (they close with the session) or a leak (they stay).
+///
+/// The daemon soak runs the same rounds (`round(client:target:)`) on its long-lived client against
+/// these routes in a child process (`serve-hostile`, see HostileServer.swift).
 enum HostileRounds {
     struct Case {
         let name: String
-        let run: (HTTPClient, LoopbackHTTPServer) -> String
+        let run: (HTTPClient, any HostileTarget) -> String
     }
 
     static func run(rounds: Int) -> Bool {
@@ -44,9 +47,8 @@ enum HostileRounds {
         var resourcesAfterRounds: [Int] = []
         var ok = true
         for round in 1...rounds {
-            for hostile in cases {
-                let outcome = hostile.run(client, server)
-                outcomes[hostile.name, default: [:]][outcome, default: 0] += 1
+            for (name, outcome) in Self.round(client: client, target: server, cases: cases) {
+                outcomes[name, default: [:]][outcome, default: 0] += 1
             }
             // Work disposed on background queues may finish a moment later.
             let settle = Date().addingTimeInterval(2)
@@ -106,7 +108,13 @@ enum HostileRounds {
         return parts.isEmpty ? "none" : parts.joined(separator: ", ")
     }
 
-    private static func routeEverything(_ server: LoopbackHTTPServer, _ other: LoopbackHTTPServer) {
+    /// One round: every case once, in order, on `client` against the routes of `target`; each
+    /// case's outcome as a label (`UNEXPECTED …` when it is not one the case allows).
+    static func round(client: HTTPClient, target: any HostileTarget, cases: [Case] = everyCase()) -> [(name: String, outcome: String)] {
+        cases.map { ($0.name, $0.run(client, target)) }
+    }
+
+    static func routeEverything(_ server: LoopbackHTTPServer, _ other: LoopbackHTTPServer) {
         server.route(.get, "/bomb", .gzipBomb(inflatedSize: 256 << 20))
         server.route(.get, "/big", .data(Data(count: 8 << 20)).chunked(chunkSize: 65_536))
         server.route(.get, "/dup-length", .raw("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 10\r\n\r\nhelloworld"))
@@ -133,11 +141,28 @@ enum HostileRounds {
 
     private struct User: Decodable { let id: Int; let name: String }
 
-    private struct Text: Request {
+    /// The cases' requests go to the hostile server (not necessarily the client's base URL), once
+    /// (a client's retry policy would change what the case observes), and unsigned (a client's
+    /// authenticator must not hand its token to a hostile host).
+    private struct Text: RetryableRequest {
         typealias Response = String
         let path: String
+        var baseURL: URL?
         var timeout: TimeInterval?
         var headers: [String: String] = [:]
+        var requiresAuthentication: Bool { false }
+        var retryPolicy: RetryPolicy { .none }
+    }
+
+    /// A decoded request, as `requestObject(path:method:parameters:)` sends it.
+    private struct Object<Model: Decodable>: RetryableRequest {
+        typealias Response = Model
+        let path: String
+        var baseURL: URL?
+        var method: HTTPMethod = .get
+        var parameters: [String: Any?] = [:]
+        var requiresAuthentication: Bool { false }
+        var retryPolicy: RetryPolicy { .none }
     }
 
     /// The outcome as a short label: the error code, or "ok" for the expected success.
@@ -163,12 +188,12 @@ enum HostileRounds {
     }
 
     private static func text(_ path: String, _ expected: Set<String>, timeout: TimeInterval? = nil, headers: [String: String] = [:]) -> Case {
-        Case(name: path) { client, _ in
-            label(wait(client.rx.request(Text(path: path, timeout: timeout, headers: headers))), expected: expected)
+        Case(name: path) { client, target in
+            label(wait(client.rx.request(Text(path: path, baseURL: target.baseURL, timeout: timeout, headers: headers))), expected: expected)
         }
     }
 
-    private static func everyCase() -> [Case] {
+    static func everyCase() -> [Case] {
         var deep: Any = 1
         for _ in 0..<10_000 { deep = [deep] }
         let nested = deep
@@ -185,8 +210,8 @@ enum HostileRounds {
             text("/302-no-location", ["unacceptableStatusCode"]),
             text("/to-file", ["redirectRefused"]),
             text("/to-data", ["redirectRefused"]),
-            Case(name: "/cross-origin (Authorization)") { client, _ in
-                let result = wait(client.rx.request(Text(path: "/cross-origin", headers: ["Authorization": "Bearer soak"])))
+            Case(name: "/cross-origin (Authorization)") { client, target in
+                let result = wait(client.rx.request(Text(path: "/cross-origin", baseURL: target.baseURL, headers: ["Authorization": "Bearer soak"])))
                 if case .success("LEAKED")? = result { return "UNEXPECTED credential leaked" }
                 return label(result, expected: ["ok"])
             },
@@ -194,52 +219,61 @@ enum HostileRounds {
             text("/drop", ["transport"]),
             text("/trickle", ["timedOut"], timeout: 0.3),
             text("/basic-401", ["unacceptableStatusCode"]),
-            Case(name: "/html as JSON") { client, _ in label(wait(client.rx.requestObject(path: "/html") as Single<User>), expected: ["decodeError"]) },
-            Case(name: "/not-utf8 as JSON") { client, _ in label(wait(client.rx.requestObject(path: "/not-utf8") as Single<User>), expected: ["decodeError"]) },
-            Case(name: "/empty as JSON") { client, _ in label(wait(client.rx.requestObject(path: "/empty") as Single<User>), expected: ["decodeError"]) },
-            Case(name: "drop on accept") { client, server in
-                server.dropConnectionsOnAccept(1)
-                defer { server.dropConnectionsOnAccept(0) }
-                return label(wait(client.rx.request(Text(path: "/ok"))), expected: ["transport", "ok"])
+            Case(name: "/html as JSON") { client, target in
+                label(wait(client.rx.request(Object<User>(path: "/html", baseURL: target.baseURL))), expected: ["decodeError"])
             },
-            Case(name: "10,000-deep parameters") { client, _ in
-                label(wait(client.rx.requestObject(path: "/ok", parameters: ["deep": nested]) as Single<User>), expected: ["invalidRequest"])
+            Case(name: "/not-utf8 as JSON") { client, target in
+                label(wait(client.rx.request(Object<User>(path: "/not-utf8", baseURL: target.baseURL))), expected: ["decodeError"])
             },
-            Case(name: "NaN and closure parameters") { client, _ in
-                label(wait(client.rx.requestObject(path: "/ok", method: .post, parameters: ["x": Double.nan, "f": closure]) as Single<User>),
+            Case(name: "/empty as JSON") { client, target in
+                label(wait(client.rx.request(Object<User>(path: "/empty", baseURL: target.baseURL))), expected: ["decodeError"])
+            },
+            Case(name: "drop on accept") { client, target in
+                target.dropConnectionsOnAccept(1)
+                defer { target.dropConnectionsOnAccept(0) }
+                return label(wait(client.rx.request(Text(path: "/ok", baseURL: target.baseURL))), expected: ["transport", "ok"])
+            },
+            Case(name: "10,000-deep parameters") { client, target in
+                label(wait(client.rx.request(Object<User>(path: "/ok", baseURL: target.baseURL, parameters: ["deep": nested]))),
+                      expected: ["invalidRequest"])
+            },
+            Case(name: "NaN and closure parameters") { client, target in
+                label(wait(client.rx.request(Object<User>(path: "/ok", baseURL: target.baseURL, method: .post, parameters: ["x": Double.nan, "f": closure]))),
                       expected: ["invalidRequest"])
             },
             text("/ok/../../etc/passwd", ["invalidRequest"]),
             text("/ok", ["invalidRequest"], headers: ["X-Evil": "a\r\nInjected: 1"]),
             text("/ok", ["invalidRequest"], timeout: .nan),
-            Case(name: "/ok timeout 1e300") { client, _ in label(wait(client.rx.request(Text(path: "/ok", timeout: 1e300))), expected: ["ok"]) },
-            Case(name: "dispose mid-redirect") { client, _ in
+            Case(name: "/ok timeout 1e300") { client, target in
+                label(wait(client.rx.request(Text(path: "/ok", baseURL: target.baseURL, timeout: 1e300))), expected: ["ok"])
+            },
+            Case(name: "dispose mid-redirect") { client, target in
                 for _ in 0..<10 {
-                    client.rx.request(Text(path: "/loop")).subscribe(onSuccess: { _ in }, onFailure: { _ in }).dispose()
+                    client.rx.request(Text(path: "/loop", baseURL: target.baseURL)).subscribe(onSuccess: { _ in }, onFailure: { _ in }).dispose()
                 }
                 return "ok"
             },
-            Case(name: "dispose mid-bomb") { client, _ in
-                let subscription = client.rx.request(Text(path: "/bomb")).subscribe(onSuccess: { _ in }, onFailure: { _ in })
+            Case(name: "dispose mid-bomb") { client, target in
+                let subscription = client.rx.request(Text(path: "/bomb", baseURL: target.baseURL)).subscribe(onSuccess: { _ in }, onFailure: { _ in })
                 Thread.sleep(forTimeInterval: 0.005)
                 let start = DispatchTime.now().uptimeNanoseconds
                 subscription.dispose()
                 let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
                 return elapsed <= 50 ? "ok" : "UNEXPECTED dispose took \(Int(elapsed)) ms"
             },
-            Case(name: "300 disposed 0–3 ms after start") { client, _ in
+            Case(name: "300 disposed 0–3 ms after start") { client, target in
                 // A daemon's cancels (a time-out, a flatMapLatest, a user): some calls in flight,
                 // some answered at the same moment, some mid-redirect (/cross-origin hops hosts).
                 for index in 0..<300 {
                     let path = index % 3 == 2 ? "/cross-origin" : "/ok"
-                    let subscription = client.rx.request(Text(path: path)).subscribe(onSuccess: { _ in }, onFailure: { _ in })
+                    let subscription = client.rx.request(Text(path: path, baseURL: target.baseURL)).subscribe(onSuccess: { _ in }, onFailure: { _ in })
                     usleep(UInt32((index % 4) * 1_000))
                     subscription.dispose()
                 }
                 return "ok"
             },
-            Case(name: "dispose while slow") { client, _ in
-                let subscription = client.rx.request(Text(path: "/slow")).subscribe(onSuccess: { _ in }, onFailure: { _ in })
+            Case(name: "dispose while slow") { client, target in
+                let subscription = client.rx.request(Text(path: "/slow", baseURL: target.baseURL)).subscribe(onSuccess: { _ in }, onFailure: { _ in })
                 Thread.sleep(forTimeInterval: 0.01)
                 subscription.dispose()
                 return "ok"
@@ -262,3 +296,12 @@ private final class ResultSlot<T>: @unchecked Sendable {
         lock.withLock { stored }
     }
 }
+
+/// Where the hostile cases send their requests, and the one thing a case asks the server to do
+/// (close the next accepted connections before reading them).
+protocol HostileTarget: Sendable {
+    var baseURL: URL { get }
+    func dropConnectionsOnAccept(_ count: Int)
+}
+
+extension LoopbackHTTPServer: HostileTarget {}

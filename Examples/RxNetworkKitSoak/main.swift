@@ -16,6 +16,8 @@ import RxTesting
 //   swift run RxNetworkKitSoak hostile [--rounds 20]     (every bad-input case in rounds; see HostileRounds.swift)
 //   swift run -c release --traits AsyncHTTPClient RxNetworkKitSoak websocket [--duration 600] [--cycle 30]
 //                                                         (one WebSocket through a drop every 30 s; see WebSocketSoak.swift)
+//   swift run RxNetworkKitSoak daemon [--duration 180]   (everything at once, one client, real servers that fail on a
+//                                                         schedule; 3600 for the hour; see DaemonSoak.swift)
 
 struct Options {
     var duration: TimeInterval = 600
@@ -132,6 +134,26 @@ if CommandLine.arguments.dropFirst().first == "websocket" {
     exit(runWebSocketSoak(arguments: CommandLine.arguments))
 }
 
+/// `daemon [--duration S]`: one long-lived client against real servers that fail on a schedule
+/// (see DaemonSoak.swift); `serve-api`, `serve-oauth` and `serve-hostile` are its child processes.
+if CommandLine.arguments.dropFirst().first == "daemon" {
+    exit(DaemonSoak.run(arguments: CommandLine.arguments))
+}
+// A server child inherits the daemon soak's ignored SIGTERM (ignored signals survive exec): it
+// must die of one, as a server would.
+if CommandLine.arguments.dropFirst().first?.hasPrefix("serve") == true {
+    signal(SIGTERM, SIG_DFL)
+}
+if CommandLine.arguments.dropFirst().first == "serve-api" {
+    APIServer.serve(arguments: CommandLine.arguments)
+}
+if CommandLine.arguments.dropFirst().first == "serve-oauth" {
+    OAuthServer.serve(arguments: CommandLine.arguments)
+}
+if CommandLine.arguments.dropFirst().first == "serve-hostile" {
+    HostileServer.serve()
+}
+
 /// `hostile [--rounds N]`: every bad-input case, in rounds (see HostileRounds.swift).
 if CommandLine.arguments.dropFirst().first == "hostile" {
     let rounds = CommandLine.arguments.firstIndex(of: "--rounds").flatMap { index in
@@ -142,25 +164,9 @@ if CommandLine.arguments.dropFirst().first == "hostile" {
 
 /// Starts the server child on `port` (0: any) and returns it with the port it bound.
 func startServer(port: UInt16) -> (Process, UInt16)? {
-    let child = Process()
-    child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    child.arguments = ["serve", "--port", String(port)]
-    let output = Pipe()
-    child.standardOutput = output
-    do {
-        try child.run()
-    } catch {
-        print("could not start the server process: \(error)")
-        return nil
-    }
-    var line = Data()
-    while let byte = try? output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != UInt8(ascii: "\n") {
-        line.append(first)
-    }
-    // The child prints nothing more; keeping the pipe would cost a descriptor per restart.
-    try? output.fileHandleForReading.close()
-    guard let bound = UInt16(String(decoding: line, as: UTF8.self)) else {
-        print("the server process said: \(String(decoding: line, as: UTF8.self))")
+    guard let (child, line) = ChildProcess.start(mode: "serve", arguments: ["--port", String(port)]) else { return nil }
+    guard let bound = UInt16(line) else {
+        print("the server process said: \(line)")
         child.terminate()
         return nil
     }

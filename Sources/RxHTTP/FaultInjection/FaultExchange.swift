@@ -11,13 +11,14 @@ final class FaultExchange<Value: Sendable>: Disposable, Sendable {
     }
 
     private let deliver: @Sendable (Result<Value, any Error>) -> Void
-    /// Whether a delivery may be one of several (stream parts): only `.end` and failures end it.
-    private let parts: Bool
+    /// For a stream, which part is its last (`.end`; a failure ends it too); nil when the one
+    /// delivery is the result.
+    private let isLast: (@Sendable (Value) -> Bool)?
     private let state = LockedState<State>.make(State())
 
-    init(_ deliver: @escaping @Sendable (Result<Value, any Error>) -> Void, parts: Bool = false) {
+    init(_ deliver: @escaping @Sendable (Result<Value, any Error>) -> Void, isLast: (@Sendable (Value) -> Bool)? = nil) {
         self.deliver = deliver
-        self.parts = parts
+        self.isLast = isLast
     }
 
     /// Runs `work` after `seconds` on `scheduler` (never inside the caller's call), unless the
@@ -45,7 +46,7 @@ final class FaultExchange<Value: Sendable>: Disposable, Sendable {
 
     /// Delivers a stream part; `.end` and a failure end the exchange.
     func pass(_ part: Result<Value, any Error>) {
-        if parts, case .success(let value) = part, !Self.isLast(value) {
+        if let isLast, case .success(let value) = part, !isLast(value) {
             guard !isOver else { return }
             deliver(part)
             return
@@ -73,11 +74,6 @@ final class FaultExchange<Value: Sendable>: Disposable, Sendable {
             return state.held
         }
         for disposable in held { disposable.dispose() }
-    }
-
-    private static func isLast(_ value: Value) -> Bool {
-        if let part = value as? HTTPStreamPart, case .end = part { return true }
-        return false
     }
 }
 

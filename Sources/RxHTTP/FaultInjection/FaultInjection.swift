@@ -141,7 +141,7 @@ public final class FaultInjection: HTTPTransport {
         options: HTTPTransportOptions,
         receive: @escaping @Sendable (Result<HTTPStreamPart, any Error>) -> Void
     ) -> Disposable {
-        let exchange = FaultExchange<HTTPStreamPart>(receive, parts: true)
+        let exchange = FaultExchange<HTTPStreamPart>(receive, isLast: { $0 == .end })
         let decision = decide(request)
         exchange.after(decision.latency, on: scheduler) { [self, base, scheduler] in
             switch decision.fault {

@@ -58,9 +58,10 @@ enum DaemonSoak {
             return 1
         }
         // Before anything else: SIGTERM is the drain's, through a dispatch source; and glibc gets
-        // the arena cap a long-running service gives it (see GlibcMalloc).
+        // the settings a long-running service gives it (see GlibcMalloc).
         signal(SIGTERM, SIG_IGN)
         GlibcMalloc.capArenas(2)
+        GlibcMalloc.fixMmapThreshold(128 << 10)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rxsoak-daemon-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

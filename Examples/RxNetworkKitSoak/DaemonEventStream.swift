@@ -6,10 +6,9 @@ import RxNetworkKit
 /// drops every 20 events, dies with each restart and follows the API's phases. Every event must
 /// arrive once, in order: the stream resumes with `Last-Event-ID`.
 ///
-/// The stream reconnects by itself after drops and transient failures. When it ends for good (a
-/// failure it does not retry, such as `.circuitOpen` while the API's breaker is open), the soak
-/// does what a daemon must: it counts the ending and subscribes again a second later, sending the
-/// last id it saw.
+/// The stream reconnects by itself after drops, transient failures and the client's own refusals
+/// (an open breaker: it waits for the trial). Should it ever end for good, the soak counts the
+/// ending — a failed check — and subscribes again a second later, sending the last id it saw.
 ///
 /// - Note: Thread-safe.
 final class DaemonEventStream: Sendable {

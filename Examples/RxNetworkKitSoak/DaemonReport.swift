@@ -188,8 +188,9 @@ struct DaemonReport {
             check("the token server's statistics", false, "could not be read")
         }
 
-        check("events: every one once, in order", stream.violations == 0 && stream.received > 0 && stream.received == stream.lastID,
-              "\(stream.received) events, last id \(stream.lastID)")
+        check("events: every one once, in order, never ended for good",
+              stream.violations == 0 && stream.received > 0 && stream.received == stream.lastID && stream.endings.isEmpty,
+              "\(stream.received) events, last id \(stream.lastID)\(stream.endings.isEmpty ? "" : "; ended: \(listing(stream.endings))")")
         if let webSocket {
             check("WebSocket: in order, reconnected through every drop", webSocket.violations == 0 && webSocket.messages > 0 && webSocket.ending == nil,
                   "\(webSocket.messages) messages over \(webSocket.connections) connections\(webSocket.firstViolation.map { "; \($0)" } ?? "")")

@@ -179,9 +179,11 @@ public final class HTTPCall: @unchecked Sendable {
     }
 
     /// The client began shutting down: a call not yet sent, or waiting to retry, fails with
-    /// `.shutdown`; one in flight finishes without retrying.
+    /// `.shutdown`; one in flight finishes without retrying; an endless stream (an event stream)
+    /// ends cleanly after what it received.
     func clientIsShuttingDown() {
         apply { $0.clientIsShuttingDown() }
+        plan.stream?.clientIsShuttingDown()
     }
 
     /// The shutdown's grace period ended: whatever is left fails with `.shutdown`.

@@ -215,6 +215,20 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         }
     }
 
+    /// Whether a long-lived connection (an event stream, a WebSocket) should wait and connect again
+    /// after this failure: a transient failure, or one of the client's own protective refusals
+    /// (`.circuitOpen`, `.rejected`, `.retryBudgetExhausted`) — those say "not now", and a stream
+    /// that ended for good on them would never come back after the host recovered. The wait is the
+    /// reconnect policy's, at least `retryAfter(now:)`.
+    var isWorthReconnecting: Bool {
+        switch code {
+        case .circuitOpen, .retryBudgetExhausted, .rejected:
+            return true
+        default:
+            return isTransientFailure
+        }
+    }
+
     /// Whether repeating the request is both worth it and safe, by the rule the client's own retries
     /// follow: `isTransient`, and either nothing was sent (`phase == .notSent`) or the request is
     /// idempotent — by its method (GET, HEAD, PUT, DELETE, OPTIONS, TRACE) or as declared, or

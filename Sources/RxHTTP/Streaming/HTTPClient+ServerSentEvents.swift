@@ -15,6 +15,8 @@ extension HTTPClient {
             return connection(parts, options: options, session: session)
                 .retry(when: { (failures: Observable<Error>) -> Observable<Void> in
                     failures.flatMap { failure -> Observable<Void> in
+                        // A shutdown ended the connection: the stream is over (a clean end completes).
+                        if self.isShuttingDown { return .error(failure) }
                         guard let wait = session.reconnectWait(after: failure, policy: reconnect, now: scheduler.now) else {
                             return .error(failure)
                         }
@@ -45,7 +47,7 @@ extension HTTPClient {
             let parser = LockedState<ServerSentEventParser>.make(ServerSentEventParser(
                 maxLineBytes: options.maxLineBytes, maxEventBytes: options.maxEventBytes, lastEventID: session.lastEventID
             ))
-            return openStream(parts, options: options, sink: StreamPump.Sink(
+            return openStream(parts, options: options, isEndless: true, sink: StreamPump.Sink(
                 chunk: { chunk in
                     // Events before a line over the limit are delivered before its error.
                     var events: [ServerSentEvent] = []
@@ -136,8 +138,8 @@ final class EventStreamSession: @unchecked Sendable {
         if failure is Ended {
             reconnectable = true
         } else if let error = failure as? HTTPClientError {
-            reconnectable = error.isTransientFailure && error.code != .invalidResponse
-            if error.statusCode == 429 || error.statusCode == 503 { retryAfter = error.retryAfter(now: Date()) }
+            reconnectable = error.isWorthReconnecting && error.code != .invalidResponse
+            retryAfter = error.retryAfter(now: Date())
         } else {
             reconnectable = false
         }

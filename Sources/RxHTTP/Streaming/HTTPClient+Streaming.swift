@@ -60,8 +60,11 @@ extension Reactive where Base: HTTPClient {
     /// Events are parsed per the WHATWG EventSource rules (see `ServerSentEvent`). The stream sends
     /// `Accept: text/event-stream`; a head with another content type, a 204 or another 4xx stops it
     /// (a 204 completes it). It reconnects after the connection ends or fails for a reason that may
-    /// pass — see `ReconnectPolicy` — and completes only on 204 or when the policy gives up after a
-    /// clean end.
+    /// pass — see `ReconnectPolicy` —, also after the client's own refusals (`.circuitOpen`,
+    /// `.rejected`, `.retryBudgetExhausted`), then waiting at least their `retryAfter(now:)`. It
+    /// completes on 204, when the policy gives up after a clean end, or when the client shuts down
+    /// (the connection ends at once, after the events received: an endless stream does not hold the
+    /// shutdown for its grace period).
     ///
     /// - Returns: A cold `Observable`; disposing closes the connection and stops reconnecting.
     /// - Note: Events arrive on a serial queue of the current connection, in order.
@@ -97,11 +100,12 @@ extension HTTPClient {
     func openStream(
         _ parts: RequestParts,
         options: StreamOptions,
+        isEndless: Bool = false,
         sink: StreamPump.Sink,
         onHead: @escaping @Sendable (HTTPResponseHead) -> HTTPClientError? = { _ in nil }
     ) -> Disposable {
         let pump = StreamPump(
-            maxBufferedBytes: options.maxBufferedBytes, idleTimeout: options.idleTimeout,
+            maxBufferedBytes: options.maxBufferedBytes, isEndless: isEndless, idleTimeout: options.idleTimeout,
             scheduler: options.scheduler, deliveryScheduler: configuration.callbackScheduler, sink: sink
         )
         let handle = send(parts, policy: configuration.retryPolicy, stream: pump, decode: { response, _ in

@@ -46,9 +46,10 @@ public struct StreamOptions: Sendable {
 /// How a Server-Sent Events stream reconnects (`client.rx.serverSentEvents`).
 ///
 /// The stream reconnects when the connection ends or fails for a reason that may pass (connection
-/// failures, time-outs — the idle one included —, 408, 429, 5xx), sending `Last-Event-ID`. The wait
-/// is the server's `retry:` field if it sent one, else `delay` with `jitter` for the n-th reconnect in
-/// a row, raised to a `Retry-After`; it ends early when the client's reachability sees the host come
+/// failures, time-outs — the idle one included —, 408, 429, 5xx, and the client's own refusals: an
+/// open circuit, a full queue, a spent retry budget), sending `Last-Event-ID`. The wait is the
+/// server's `retry:` field if it sent one, else `delay` with `jitter` for the n-th reconnect in a row,
+/// raised to a `Retry-After` (or the open circuit's time left); it ends early when the client's reachability sees the host come
 /// back. The count of reconnects in a row starts over once a connection delivered an event. A `204`,
 /// another 4xx, or a content type other than `text/event-stream` stops the stream (WHATWG).
 ///

@@ -47,9 +47,15 @@ final class StreamPump: Sendable {
         var failure: Error?
         var idleTimer: Disposable?
         var lastChunk = Date.distantPast
+        /// The client is shutting down and this stream never ends by itself: it ends cleanly after
+        /// what it received, and no later attempt reopens it.
+        var closedForShutdown = false
     }
 
     private let maxBufferedBytes: Int
+    /// Whether the body never ends by itself (an event stream): a shutdown then ends it, instead of
+    /// waiting out the whole grace period for it.
+    private let isEndless: Bool
     private let idleTimeout: TimeInterval
     private let scheduler: SchedulerType
     private let sink: Sink
@@ -61,8 +67,9 @@ final class StreamPump: Sendable {
     /// Who delivers: one drain at a time, on the delivery queue (RxCore's drain loop).
     private let delivery = DrainLoop()
 
-    init(maxBufferedBytes: Int, idleTimeout: TimeInterval, scheduler: SchedulerType, deliveryScheduler: SchedulerType?, sink: Sink) {
+    init(maxBufferedBytes: Int, isEndless: Bool = false, idleTimeout: TimeInterval, scheduler: SchedulerType, deliveryScheduler: SchedulerType?, sink: Sink) {
         self.maxBufferedBytes = max(1, maxBufferedBytes)
+        self.isEndless = isEndless
         self.idleTimeout = idleTimeout
         self.scheduler = scheduler
         self.deliveryScheduler = deliveryScheduler
@@ -89,9 +96,23 @@ final class StreamPump: Sendable {
             state.receivedBytes = 0
             state.chunks = []
             state.bufferedBytes = 0
-            state.ended = false
+            state.ended = state.closedForShutdown
             state.failure = nil
         }
+    }
+
+    /// The client began shutting down: an endless stream ends cleanly after what it has received
+    /// (its reader sees the body end, and the call releases the exchange); a body that ends by
+    /// itself goes on within the grace period.
+    func clientIsShuttingDown() {
+        guard isEndless else { return }
+        let schedule = state.withLock { state -> Bool in
+            state.closedForShutdown = true
+            guard state.phase != .finished, state.failure == nil else { return false }
+            state.ended = true
+            return state.phase == .open
+        }
+        if schedule { scheduleDrain() }
     }
 
     /// Whether `attempt`'s head has arrived (a later failure belongs to the body).

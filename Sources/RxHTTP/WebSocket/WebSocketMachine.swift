@@ -227,7 +227,7 @@ struct WebSocketMachine {
         if error.code == .shutdown || shuttingDown {
             return end(.completed(.goingAway, "client shutting down"))
         }
-        let transient = error.isTransientFailure
+        let transient = error.isWorthReconnecting
         return reconnectOrEnd(after: error, transient: transient, retryAfter: error.retryAfter(now: now), code: .abnormalClosure, now: now)
     }
 

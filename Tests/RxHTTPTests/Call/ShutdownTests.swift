@@ -149,6 +149,40 @@ final class ShutdownTests: LoopbackClientTestCase {
         XCTAssertEqual(handedOver.shutdowns.value, 1)
     }
 
+    /// An event stream never ends by itself: a shutdown ends it at once, after the events already
+    /// received, and the stream completes — the shutdown does not wait out its grace period.
+    func testAnEventStreamEndsAtOnceAndCompletesOnShutdown() {
+        server.route(.get, "/events", .eventStream([.text("id: 1\ndata: one\n\n"), .pause(5)]))
+        let client = client()
+        let collected = StreamingTests.Collected<ServerSentEvent>()
+        let subscription = client.rx.serverSentEvents(path: "/events", reconnect: ReconnectPolicy(delay: .constant(time: 0.01)))
+            .subscribe(onNext: { collected.append($0) }, onError: { collected.end($0) }, onCompleted: { collected.end(nil) })
+        XCTAssertTrue(waitUntil(timeout: 3) { collected.elements.count == 1 })
+        let done = completed(client.shutdown(gracePeriod: 10, scheduler: grace))
+        XCTAssertTrue(waitUntil(timeout: 2) { done.value == 1 }, "the shutdown waited for the event stream")
+        XCTAssertTrue(waitUntil(timeout: 2) { collected.ended })
+        XCTAssertNil(collected.error)
+        XCTAssertEqual(collected.elements.map(\.data), ["one"])
+        XCTAssertEqual(server.requests(to: "/events").count, 1, "reconnected during the shutdown")
+        subscription.dispose()
+    }
+
+    /// A download ends by itself: it keeps its grace period like any request in flight.
+    func testAByteStreamInFlightFinishesWithinTheGracePeriod() {
+        server.route(.get, "/download", .stream([.text("first,"), .pause(0.2), .text("second")]))
+        let client = client()
+        let collected = StreamingTests.Collected<Data>()
+        let subscription = client.rx.stream(RawText(path: "/download"))
+            .subscribe(onNext: { collected.append($0) }, onError: { collected.end($0) }, onCompleted: { collected.end(nil) })
+        XCTAssertTrue(waitUntil(timeout: 2) { !collected.elements.isEmpty })
+        let done = completed(client.shutdown(gracePeriod: 10, scheduler: grace))
+        XCTAssertTrue(waitUntil(timeout: 3) { collected.ended })
+        XCTAssertNil(collected.error)
+        XCTAssertEqual(String(decoding: collected.elements.reduce(Data(), +), as: UTF8.self), "first,second")
+        XCTAssertTrue(waitUntil(timeout: 2) { done.value == 1 })
+        subscription.dispose()
+    }
+
     func testEverySubscriberGetsExactlyOneTerminalEvent() {
         server.route(.get, "/slow", LoopbackHTTPResponse.text("ok").delayed(by: 0.3))
         server.route(.get, "/flaky", .status(503))

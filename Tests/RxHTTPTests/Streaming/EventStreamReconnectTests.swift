@@ -79,6 +79,35 @@ final class EventStreamReconnectTests: RxTestCase {
         XCTAssertEqual(observer.events.last?.time, 220)
         XCTAssertEqual(observer.events.last?.value.isCompleted, true)
     }
+
+    /// The client's own refusal (an open circuit) is "not now", not "never": the stream waits until
+    /// the circuit's trial and connects again.
+    func testAnOpenCircuitDelaysTheReconnectInsteadOfEndingTheStream() {
+        let answers = LockedBox([503, 503, 200])
+        let scheduler = self.scheduler
+        let connections = self.connections
+        stub.stub(where: { $0.url?.path == "/events" }, respond: { _ in
+            connections.mutate { $0.append(scheduler.clock) }
+            let status = answers.mutate { $0.count > 1 ? $0.removeFirst() : $0[0] }
+            return .status(status, body: Data((status == 200 ? "data: back\n\n" : "down").utf8),
+                           headers: ["Content-Type": status == 200 ? "text/event-stream" : "text/plain"], delay: .zero)
+        })
+        let protection = HostProtection(circuitBreaker: CircuitBreakerPolicy(failureRatio: 0.5, minimumRequests: 2, window: 10, breakDuration: 30))
+        let client = HTTPClient(baseURL: URL(string: "https://api.test")!,
+                                configuration: .init(retryPolicy: RetryPolicy(maxAttempts: 1), callbackScheduler: scheduler,
+                                                     hostProtection: protection, scheduler: scheduler),
+                                transport: stub)
+        let reconnect = ReconnectPolicy(delay: .constant(time: 1), jitter: .none, reconnectsWhenReachable: false)
+        let observer = scheduler.start(disposed: 240) {
+            client.rx.serverSentEvents(path: "/events", options: self.options, reconnect: reconnect)
+        }
+        // 503 at 200 and 201 open the circuit until 231; the attempt at 202 is refused without
+        // reaching the server and waits the circuit's 29 s, not the policy's 1 s.
+        XCTAssertEqual(connectionTimes(), [200, 201, 231, 232, 233, 234, 235, 236, 237, 238, 239])
+        XCTAssertEqual(observer.events.first?.time, 231)
+        XCTAssertEqual(observer.events.first?.value.element?.data, "back")
+        XCTAssertFalse(observer.events.contains { $0.value.error != nil })
+    }
 }
 
 private extension Event {

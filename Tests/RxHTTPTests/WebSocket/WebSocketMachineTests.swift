@@ -230,6 +230,15 @@ final class WebSocketMachineTests: XCTestCase {
             HTTPClientError(.unacceptableStatusCode, statusCode: 503, headers: ["Retry-After": "7"]), now: now
         )
         XCTAssertEqual(states(unavailable), [.reconnecting(attempt: 1, after: 7)], "Retry-After raises the wait")
+
+        // The client's own refusal says "not now": the socket waits for the circuit's trial.
+        var guarded = machine()
+        let opening = guarded.subscribe(1, observer(.make([])), now: now)
+        let (guardedGeneration, _) = try XCTUnwrap(slot(opening))
+        var circuitOpen = HTTPClientError(.circuitOpen, phase: .notSent)
+        circuitOpen.suggestedRetryAfter = 12
+        let refusal = guarded.upgradeFailed(generation: guardedGeneration, circuitOpen, now: now)
+        XCTAssertEqual(states(refusal), [.reconnecting(attempt: 1, after: 12)])
     }
 
     func testAProtocolErrorClosesWithItsCodeAndFailsTyped() {

@@ -29,6 +29,8 @@ let transportDependencies: [Target.Dependency] = [
     dependency("NIOPosix", "swift-nio", trait: asyncHTTPClient),
     dependency("NIOHTTP1", "swift-nio", trait: asyncHTTPClient),
     dependency("NIOConcurrencyHelpers", "swift-nio", trait: asyncHTTPClient),
+    // A WebSocket's reads reach RxHTTP as `Data` sharing the ByteBuffer's storage, not a copy.
+    dependency("NIOFoundationCompat", "swift-nio", trait: asyncHTTPClient),
     dependency("NIOHTTPCompression", "swift-nio-extras", trait: asyncHTTPClient),
     // TLS for the WebSocket handshake, which runs on NIO directly (AsyncHTTPClient cannot upgrade).
     dependency("NIOSSL", "swift-nio-ssl", trait: asyncHTTPClient),

@@ -4,6 +4,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOFoundationCompat
 import RxCore
 import RxHTTP
 
@@ -147,9 +148,11 @@ final class NIOUpgradedConnectionHandler: ChannelInboundHandler, RemovableChanne
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let buffer = unwrapInboundIn(data)
-        guard !isClosed, buffer.readableBytes > 0 else { return }
-        connection?.received(.bytes(Data(buffer.readableBytesView)))
+        var buffer = unwrapInboundIn(data)
+        guard !isClosed, let bytes = buffer.readData(length: buffer.readableBytes, byteTransferStrategy: .automatic), !bytes.isEmpty else { return }
+        // A large read is shared with the buffer's storage, not copied: the frame parser copies
+        // each payload out of it once, and keeps nothing of it after that.
+        connection?.received(.bytes(bytes))
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -89,7 +89,7 @@ final class AsyncHTTPClientUpgradeTests: TransportTestCase {
             connection.start(events.record)
             // then both frames arrive, then one clean close
             XCTAssertTrue(events.wait { $0.closings.count == 1 }, "round \(round)")
-            XCTAssertEqual(try Self.frames(in: events.bytes).map(\.payload), [Array("one".utf8), Array("two".utf8)], "round \(round)")
+            XCTAssertEqual(try Self.frames(in: events.bytes).map(\.payload), [Data("one".utf8), Data("two".utf8)], "round \(round)")
             XCTAssertEqual(events.closings.count, 1)
             XCTAssertNil(events.closings.first ?? nil, "round \(round): the server closed cleanly")
             XCTAssertTrue(events.closedLast)
@@ -189,7 +189,7 @@ final class AsyncHTTPClientUpgradeTests: TransportTestCase {
         connection.start(events.record)
         // then it switched, the Host header has the brackets, and the frame arrives
         XCTAssertTrue(events.wait { try Self.frames(in: $0.bytes).count == 1 })
-        XCTAssertEqual(try Self.frames(in: events.bytes).first?.payload, Array("v6".utf8))
+        XCTAssertEqual(try Self.frames(in: events.bytes).first?.payload, Data("v6".utf8))
         let head = try XCTUnwrap(requestHead.value)
         XCTAssertTrue(head.hasPrefix("GET /v6 HTTP/1.1\r\n"), head)
         XCTAssertTrue(head.contains("\r\nHost: [::1]:\(port)"), head)
@@ -409,7 +409,7 @@ final class AsyncHTTPClientUpgradeTests: TransportTestCase {
     }
 
     private func maskedText(_ text: String) -> [UInt8] {
-        WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .text, payload: Array(text.utf8)), mask: WebSocketFrameEncoder.randomMask())
+        [UInt8](WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .text, payload: Array(text.utf8)), mask: WebSocketFrameEncoder.randomMask()))
     }
 
     /// The whole frames in `bytes`, as a client reads them.

@@ -176,7 +176,9 @@ extension FuzzingEntryPoints {
             var whole = WebSocketFrameParser(role: role, maxFrameSize: 4_096)
             var assembler = WebSocketMessageAssembler(maxMessageSize: 8_192)
             whole.append(bytes)
+            var wholeFrames: [WebSocketFrame] = []
             while let frame = try? whole.next() {
+                wholeFrames.append(frame)
                 _ = try? assembler.receive(frame)
                 var reparser = WebSocketFrameParser(role: role, maxFrameSize: 4_096)
                 reparser.append(WebSocketFrameEncoder.encode(frame, mask: role == .server ? 0xA5A5_5A5A : nil))
@@ -184,15 +186,27 @@ extension FuzzingEntryPoints {
                     preconditionFailure("a re-encoded frame did not parse back to itself")
                 }
             }
+            // The same bytes in pieces must give the same frames, up to the same error.
             var pieces = WebSocketFrameParser(role: role, maxFrameSize: 4_096)
+            var pieceFrames: [WebSocketFrame] = []
             var offset = 0
-            while offset < bytes.count {
+            var failed = false
+            while offset < bytes.count && !failed {
                 let end = min(bytes.count, offset + Int(bytes[offset] % 13) + 1)
                 pieces.append(bytes[offset..<end])
                 offset = end
-                while let frame = try? pieces.next() {
-                    _ = frame
+                while true {
+                    do {
+                        guard let frame = try pieces.next() else { break }
+                        pieceFrames.append(frame)
+                    } catch {
+                        failed = true
+                        break
+                    }
                 }
+            }
+            if pieceFrames != wholeFrames {
+                preconditionFailure("bytes in pieces parsed to other frames than the same bytes at once")
             }
         }
         driveWebSocketMachine(bytes)

@@ -106,8 +106,8 @@ public final class WebSocket: Sendable {
                 return Disposables.create()
             }
             let frame = switch message {
-            case .text(let text): WebSocketFrame(opcode: .text, payload: Array(text.utf8))
-            case .binary(let data): WebSocketFrame(opcode: .binary, payload: Array(data))
+            case .text(let text): WebSocketFrame(opcode: .text, payload: Data(text.utf8))
+            case .binary(let data): WebSocketFrame(opcode: .binary, payload: data)
             }
             let id = core.withLock { core -> Int in
                 core.nextID += 1
@@ -187,7 +187,7 @@ public final class WebSocket: Sendable {
                 }
             }
         case .write(let connection, let frame, let generation, let sendID):
-            let bytes = Data(WebSocketFrameEncoder.encode(frame, mask: WebSocketFrameEncoder.randomMask()))
+            let bytes = WebSocketFrameEncoder.encode(frame, mask: WebSocketFrameEncoder.randomMask())
             connection.write(bytes) { [weak self] error in
                 guard let sendID else { return }
                 self?.apply { $0.written(sendID: sendID, generation: generation, error: error) }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One frame of the WebSocket protocol (RFC 6455 §5.2), its payload unmasked.
 package struct WebSocketFrame: Equatable, Sendable {
     /// What a frame carries (§5.2, §11.8); the other values are reserved and fail the connection.
@@ -22,11 +24,24 @@ package struct WebSocketFrame: Equatable, Sendable {
     /// Whether this is the last fragment of its message.
     package var isFinal: Bool
     package var opcode: Opcode
-    package var payload: [UInt8]
+    /// The payload, in storage of its own (`startIndex` 0).
+    package var payload: Data
 
-    package init(isFinal: Bool = true, opcode: Opcode, payload: [UInt8]) {
+    package init(isFinal: Bool = true, opcode: Opcode, payload: Data) {
         self.isFinal = isFinal
         self.opcode = opcode
         self.payload = payload
     }
+
+    package init(isFinal: Bool = true, opcode: Opcode, payload: [UInt8]) {
+        self.init(isFinal: isFinal, opcode: opcode, payload: Data(payload))
+    }
+}
+
+/// A frame as the parser hands it over: the payload where it was received, valid only for the
+/// call it is passed to (see `WebSocketFrameParser.next(_:)`).
+package struct WebSocketFrameView {
+    package var isFinal: Bool
+    package var opcode: WebSocketFrame.Opcode
+    package var payload: UnsafeRawBufferPointer
 }

@@ -245,8 +245,12 @@ struct WebSocketMachine {
             while true {
                 let inbound: WebSocketInbound?
                 do throws(WebSocketProtocolError) {
-                    guard let frame = try open.parser.next() else { break }
-                    inbound = try open.assembler.receive(frame)
+                    // The payload is read where it was received: a message is its one copy.
+                    let next = try open.parser.next(with: &open.assembler) { frame, assembler in
+                        Result { () throws(WebSocketProtocolError) -> WebSocketInbound? in try assembler.receive(frame) }
+                    }
+                    guard let next else { break }
+                    inbound = try next.get()
                 } catch {
                     state = .open(open)
                     effects.append(contentsOf: deliverAll(messages))
@@ -258,7 +262,7 @@ struct WebSocketMachine {
                 case .text(let text):
                     messages.append(.text(text))
                 case .binary(let bytes):
-                    messages.append(.binary(Data(bytes)))
+                    messages.append(.binary(bytes))
                 case .ping(let payload):
                     effects.append(.write(open.connection, WebSocketFrame(opcode: .pong, payload: payload), generation: generation, sendID: nil))
                 case .pong:
@@ -410,7 +414,7 @@ struct WebSocketMachine {
             }
             state = .open(open)
             return effects + [
-                .write(open.connection, WebSocketFrame(opcode: .ping, payload: Array(String(open.pings).utf8)), generation: generation, sendID: nil),
+                .write(open.connection, WebSocketFrame(opcode: .ping, payload: Data(String(open.pings).utf8)), generation: generation, sendID: nil),
                 .startTimer(.ping, generation: generation, after: options.pingInterval),
             ]
         case (.pong(let number), .open(let open)) where open.generation == generation && open.awaitingPong == number:
@@ -610,9 +614,9 @@ struct WebSocketMachine {
 
     /// A close frame: the code (none for 1005) and a reason cut to fit a control frame.
     static func closeFrame(_ code: WebSocketCloseCode?, reason: String) -> WebSocketFrame {
-        guard let code else { return WebSocketFrame(opcode: .close, payload: []) }
+        guard let code else { return WebSocketFrame(opcode: .close, payload: Data()) }
         let payload = [UInt8(code.rawValue >> 8), UInt8(code.rawValue & 0xFF)] + Array(clipped(reason).utf8)
-        return WebSocketFrame(opcode: .close, payload: payload)
+        return WebSocketFrame(opcode: .close, payload: Data(payload))
     }
 
     /// `reason` cut to the 123 bytes a close frame has room for, on a character boundary.

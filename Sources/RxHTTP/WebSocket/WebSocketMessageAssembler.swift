@@ -1,13 +1,15 @@
+import Foundation
+
 /// What a WebSocket peer sent, once its frames are put together (RFC 6455 §5.4, §5.5).
 package enum WebSocketInbound: Equatable, Sendable {
     /// A text message, validated as UTF-8.
     case text(String)
     /// A binary message.
-    case binary([UInt8])
+    case binary(Data)
     /// A ping, to be answered with a pong carrying the same payload (§5.5.2).
-    case ping([UInt8])
+    case ping(Data)
     /// A pong: the answer to a ping, or a heartbeat (§5.5.3).
-    case pong([UInt8])
+    case pong(Data)
     /// The peer's close frame: its code (nil if it sent none, which reads as 1005) and reason.
     case close(code: UInt16?, reason: String)
 }
@@ -20,7 +22,7 @@ package enum WebSocketInbound: Equatable, Sendable {
 package struct WebSocketMessageAssembler {
     private let maxMessageSize: Int
     /// The message being received in fragments, if any: its kind and the bytes so far.
-    private var partial: (opcode: WebSocketFrame.Opcode, bytes: [UInt8])?
+    private var partial: (opcode: WebSocketFrame.Opcode, bytes: Data)?
 
     /// - Parameter maxMessageSize: The longest message accepted, in bytes, all fragments together.
     package init(maxMessageSize: Int) {
@@ -32,21 +34,36 @@ package struct WebSocketMessageAssembler {
     ///
     /// - Throws: `WebSocketProtocolError` when the frame breaks the protocol or the limit.
     package mutating func receive(_ frame: WebSocketFrame) throws(WebSocketProtocolError) -> WebSocketInbound? {
+        let received = frame.payload.withUnsafeBytes { payload in
+            Result { () throws(WebSocketProtocolError) -> WebSocketInbound? in
+                try receive(WebSocketFrameView(isFinal: frame.isFinal, opcode: frame.opcode, payload: payload))
+            }
+        }
+        return try received.get()
+    }
+
+    /// Takes the next frame as the parser hands it over: a whole message is made straight from the
+    /// received bytes (its one copy), fragments are gathered within the limit.
+    ///
+    /// - Throws: `WebSocketProtocolError` when the frame breaks the protocol or the limit.
+    package mutating func receive(_ frame: WebSocketFrameView) throws(WebSocketProtocolError) -> WebSocketInbound? {
         switch frame.opcode {
         case .ping:
-            return .ping(frame.payload)
+            return .ping(Self.data(frame.payload))
         case .pong:
-            return .pong(frame.payload)
+            return .pong(Self.data(frame.payload))
         case .close:
-            return try Self.close(frame.payload)
+            return try Self.close([UInt8](frame.payload))
         case .text, .binary:
             guard partial == nil else { throw .unexpectedFragment }
             guard frame.payload.count <= maxMessageSize else { throw .tooBig(limit: maxMessageSize) }
-            if frame.isFinal {
-                return try Self.message(frame.opcode, frame.payload)
+            guard frame.isFinal else {
+                partial = (frame.opcode, Self.data(frame.payload))
+                return nil
             }
-            partial = (frame.opcode, frame.payload)
-            return nil
+            guard frame.opcode == .text else { return .binary(Self.data(frame.payload)) }
+            guard let text = Self.text(frame.payload) else { throw .invalidUTF8 }
+            return .text(text)
         case .continuation:
             guard var message = partial else { throw .unexpectedFragment }
             guard frame.payload.count <= maxMessageSize - message.bytes.count else {
@@ -54,20 +71,26 @@ package struct WebSocketMessageAssembler {
             }
             partial = nil
             message.bytes.append(contentsOf: frame.payload)
-            if frame.isFinal {
-                return try Self.message(message.opcode, message.bytes)
+            guard frame.isFinal else {
+                partial = message
+                return nil
             }
-            partial = message
-            return nil
+            guard message.opcode == .text else { return .binary(message.bytes) }
+            guard let text = message.bytes.withUnsafeBytes({ Self.text($0) }) else { throw .invalidUTF8 }
+            return .text(text)
         }
     }
 
-    private static func message(_ opcode: WebSocketFrame.Opcode, _ bytes: [UInt8]) throws(WebSocketProtocolError) -> WebSocketInbound {
-        guard opcode == .text else { return .binary(bytes) }
+    /// `bytes` in a `Data` of their own.
+    private static func data(_ bytes: UnsafeRawBufferPointer) -> Data {
+        bytes.baseAddress.map { Data(bytes: $0, count: bytes.count) } ?? Data()
+    }
+
+    /// `bytes` as text, if they are UTF-8 (§8.1).
+    private static func text(_ bytes: UnsafeRawBufferPointer) -> String? {
         // ASCII is valid UTF-8 as it is: decoding it skips a validation that costs twice as much.
-        if bytes.allSatisfy({ $0 < 0x80 }) { return .text(String(decoding: bytes, as: UTF8.self)) }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
-        return .text(text)
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     /// A close frame's payload: nothing, or a code of two bytes and a UTF-8 reason (§5.5.1).

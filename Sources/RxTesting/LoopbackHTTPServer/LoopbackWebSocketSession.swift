@@ -43,9 +43,9 @@ struct LoopbackWebSocketSession {
     private mutating func perform(_ step: LoopbackWebSocketStep) {
         switch step {
         case .send(.text(let text)):
-            send(WebSocketFrame(opcode: .text, payload: Array(text.utf8)))
+            send(WebSocketFrame(opcode: .text, payload: Data(text.utf8)))
         case .send(.binary(let data)):
-            send(WebSocketFrame(opcode: .binary, payload: Array(data)))
+            send(WebSocketFrame(opcode: .binary, payload: data))
         case .sendFragmented(let text, let fragments):
             let bytes = Array(text.utf8)
             let size = max(1, (bytes.count + max(1, fragments) - 1) / max(1, fragments))
@@ -53,22 +53,22 @@ struct LoopbackWebSocketSession {
             repeat {
                 let end = min(bytes.count, offset + size)
                 send(WebSocketFrame(isFinal: end == bytes.count, opcode: offset == 0 ? .text : .continuation,
-                                    payload: Array(bytes[offset..<end])))
+                                    payload: Data(bytes[offset..<end])))
                 offset = end
             } while offset < bytes.count && !isOver
         case .sendMany(let count, let prefix):
             for index in 0..<max(0, count) where !isOver {
-                send(WebSocketFrame(opcode: .text, payload: Array("\(prefix)\(index)".utf8)))
+                send(WebSocketFrame(opcode: .text, payload: Data("\(prefix)\(index)".utf8)))
             }
         case .sendRaw(let data):
-            write(Array(data))
+            write(data)
         case .echo(let count):
             echoesLeft = max(0, count)
             while echoesLeft > 0 && !isOver {
                 serveIncoming(for: LoopbackConnection.keepAliveTimeout)
             }
         case .ping(let data):
-            send(WebSocketFrame(opcode: .ping, payload: Array(data.prefix(WebSocketFrame.maxControlPayload))))
+            send(WebSocketFrame(opcode: .ping, payload: Data(data.prefix(WebSocketFrame.maxControlPayload))))
         case .pause(let seconds):
             let deadline = Date().addingTimeInterval(seconds)
             while !isOver, case let left = deadline.timeIntervalSinceNow, left > 0 {
@@ -118,9 +118,9 @@ struct LoopbackWebSocketSession {
     private mutating func handle(_ inbound: WebSocketInbound) {
         switch inbound {
         case .text(let text):
-            received(.text(text), frame: WebSocketFrame(opcode: .text, payload: Array(text.utf8)))
+            received(.text(text), frame: WebSocketFrame(opcode: .text, payload: Data(text.utf8)))
         case .binary(let bytes):
-            received(.binary(Data(bytes)), frame: WebSocketFrame(opcode: .binary, payload: bytes))
+            received(.binary(bytes), frame: WebSocketFrame(opcode: .binary, payload: bytes))
         case .ping(let payload):
             if answersPings {
                 send(WebSocketFrame(opcode: .pong, payload: payload))
@@ -144,14 +144,14 @@ struct LoopbackWebSocketSession {
 
     private mutating func sendClose(code: UInt16, reason: String) {
         let payload = [UInt8(code >> 8), UInt8(code & 0xFF)] + Array(reason.utf8.prefix(WebSocketFrame.maxControlPayload - 2))
-        send(WebSocketFrame(opcode: .close, payload: payload))
+        send(WebSocketFrame(opcode: .close, payload: Data(payload)))
     }
 
     private mutating func send(_ frame: WebSocketFrame) {
         write(WebSocketFrameEncoder.encode(frame, mask: nil))
     }
 
-    private mutating func write(_ bytes: [UInt8]) {
+    private mutating func write(_ bytes: some ContiguousBytes) {
         if !bytes.withUnsafeBytes({ LoopbackSocket.sendAll(fd, $0) }) {
             isOver = true
         }

@@ -187,7 +187,8 @@ enum DaemonSoak {
         var restarts = DaemonSchedule.restarts(duration: options.duration)
         var hostileTimes = Array(stride(from: 20, through: options.duration - 25, by: options.hostileEvery))
         var restartFailed = false
-        while schedule.elapsed(at: Date()) < options.duration {
+        // Until the duration is over, or a SIGTERM from outside began the drain early.
+        while schedule.elapsed(at: Date()) < options.duration && drain.withLock({ $0.start == nil }) {
             Thread.sleep(forTimeInterval: 0.25)
             let elapsed = schedule.elapsed(at: Date())
             samples.sample(elapsed: elapsed)
@@ -220,8 +221,8 @@ enum DaemonSoak {
         }
         hostile.waitForRound(timeout: 30)
 
-        // The end: SIGTERM to ourselves, as a service manager would send it.
-        kill(getpid(), SIGTERM)
+        // The end: SIGTERM to ourselves, as a service manager would send it (unless one came).
+        if drain.withLock({ $0.start == nil }) { kill(getpid(), SIGTERM) }
         let drainCompleted = drained.wait(timeout: .now() + 30) == .success
         let settle = Date().addingTimeInterval(2)
         while ledger.openCount > 0 && Date() < settle { usleep(10_000) }

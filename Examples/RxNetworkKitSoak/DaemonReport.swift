@@ -39,7 +39,7 @@ struct DaemonReport {
             let tally = ledger.tallies[kind] ?? DaemonLedger.Tally()
             Swift.print("| \(kind.rawValue) | \(tally.calls) | \(tally.succeeded) | \(listing(tally.failures)) | \(tally.unexpected) |")
         }
-        Swift.print("| Server-Sent Events `/events` | \(stream.received) events | in order, once: \(stream.violations == 0 ? "yes" : "NO") | ended for good: \(listing(stream.endings)) (resubscribed) | \(stream.violations) |")
+        Swift.print("| Server-Sent Events `/events` | \(stream.received) events | in order, once: \(stream.violations == 0 ? "yes" : "NO") | ended for good: \(stream.endings.isEmpty ? "never" : listing(stream.endings) + " (resubscribed)") | \(stream.violations) |")
         if let webSocket {
             Swift.print("| WebSocket `/ws` (AsyncHTTPClient) | \(webSocket.messages) messages, \(webSocket.connections) connections | in order: \(webSocket.violations == 0 ? "yes" : "NO") | \(webSocket.ending ?? "stayed up") | \(webSocket.violations) |")
         } else {

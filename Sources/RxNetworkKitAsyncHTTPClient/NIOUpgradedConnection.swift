@@ -149,9 +149,10 @@ final class NIOUpgradedConnectionHandler: ChannelInboundHandler, RemovableChanne
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = unwrapInboundIn(data)
-        guard !isClosed, let bytes = buffer.readData(length: buffer.readableBytes, byteTransferStrategy: .automatic), !bytes.isEmpty else { return }
-        // A large read is shared with the buffer's storage, not copied: the frame parser copies
-        // each payload out of it once, and keeps nothing of it after that.
+        guard !isClosed, let bytes = buffer.readData(length: buffer.readableBytes, byteTransferStrategy: .noCopy), !bytes.isEmpty else { return }
+        // The read is shared with the buffer's storage, not copied (`.automatic` copies anything up
+        // to 256 KiB): the frame parser copies each payload out of it once, during this call, and
+        // keeps nothing of it after — so NIO may reuse the buffer for the next read.
         connection?.received(.bytes(bytes))
     }
 

@@ -23,8 +23,14 @@ public final class StubTransport: HTTPTransport {
         let respond: @Sendable (URLRequest) -> StubResponse
     }
 
+    private struct WebSocketRule {
+        let matches: @Sendable (URLRequest) -> Bool
+        let server: StubWebSocketServer
+    }
+
     private struct State {
         var rules: [Rule] = []
+        var webSockets: [WebSocketRule] = []
         var sent: [URLRequest] = []
         var cancelledCount = 0
     }
@@ -86,6 +92,17 @@ public final class StubTransport: HTTPTransport {
         respond: @escaping @Sendable (URLRequest) -> StubResponse
     ) {
         state.withLock { $0.rules.append(Rule(matches: predicate, respond: respond)) }
+    }
+
+    /// Accepts WebSocket handshakes for `path` (percent-decoded) and returns the server end of
+    /// those connections (see `StubWebSocketServer`). Newer WebSocket stubs win over older ones;
+    /// while the server is not accepting, the handshake gets the HTTP stubs' answer.
+    ///
+    /// - Parameter selectedProtocol: The subprotocol the 101 selects; nil selects none.
+    public func stubWebSocket(path: String, selectedProtocol: String? = nil) -> StubWebSocketServer {
+        let server = StubWebSocketServer(selectedProtocol: selectedProtocol, scheduler: scheduler)
+        state.withLock { $0.webSockets.append(WebSocketRule(matches: { $0.url?.path == path }, server: server)) }
+        return server
     }
 
     /// Every request sent so far, in order.
@@ -156,6 +173,45 @@ public final class StubTransport: HTTPTransport {
     }
 }
 
+extension StubTransport {
+    /// Switches protocols for a request that a WebSocket stub accepts (recorded in `sentRequests`);
+    /// otherwise answers it from the HTTP stubs as `.answered` (with their delays and time-outs).
+    public func upgrade(
+        _ request: URLRequest,
+        options: HTTPTransportOptions,
+        completion: @escaping @Sendable (Result<HTTPUpgradeResult, any Error>) -> Void
+    ) -> Disposable {
+        let servers = state.withLock { $0.webSockets.filter { $0.matches(request) }.map(\.server) }
+        var accepted: (HTTPResponseHead, any UpgradedConnection)?
+        for server in servers.reversed() where accepted == nil {
+            accepted = server.accept(request)
+        }
+        if let (head, connection) = accepted {
+            state.withLock { $0.sent.append(request) }
+            let exchange = StubExchange(completion: { _ in }) {}
+            let deliver: @Sendable () -> Void = {
+                guard exchange.claim() else {
+                    connection.close()
+                    return
+                }
+                completion(.success(.switched(head, connection)))
+            }
+            if let scheduler {
+                exchange.setTimer(scheduler.schedule(()) { _ in
+                    deliver()
+                    return Disposables.create()
+                })
+            } else {
+                DispatchQueue.global().async(execute: deliver)
+            }
+            return exchange
+        }
+        return send(request, options: options) { result in
+            completion(result.map { .answered($0) })
+        }
+    }
+}
+
 /// One answer in flight: completes once, or never once disposed.
 // @unchecked Sendable: mutable state lives in one LockedState; the closures are immutable.
 private final class StubExchange: Disposable, @unchecked Sendable {
@@ -190,6 +246,11 @@ private final class StubExchange: Disposable, @unchecked Sendable {
     func complete(_ result: Result<HTTPResponse, any Error>) {
         guard finish() else { return }
         completion(result)
+    }
+
+    /// Claims the exchange for an answer made elsewhere; false once it finished or was disposed.
+    func claim() -> Bool {
+        finish()
     }
 
     func dispose() {

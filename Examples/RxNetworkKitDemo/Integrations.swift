@@ -58,6 +58,7 @@ func webSocketStep(server: LoopbackHTTPServer) -> [String] {
     refused.dispose()
     _ = unsupported.shutdown(gracePeriod: 0)
     var lines = ["over URLSessionTransport: \(refusal.lines[0]), at once and typed (URLSession does not hand over the connection)"]
+    lines.append(stubbedWebSocketHour())
     #if AsyncHTTPClient
     let client = HTTPClient(baseURL: server.baseURL, configuration: .init(timeout: 5), transport: AsyncHTTPClientTransport())
     // 500 sends at once: room for all of them (the default keeps 256 waiting, then `.bufferOverflow`).
@@ -92,6 +93,34 @@ func webSocketStep(server: LoopbackHTTPServer) -> [String] {
     lines.append("over AsyncHTTPClient: swift run --traits AsyncHTTPClient RxNetworkKitDemo")
     #endif
     return lines
+}
+
+/// Step 17 in a unit test's clothes: `StubTransport.stubWebSocket` and a `TestScheduler` run an hour
+/// of a socket (a message a second, a drop every 10 minutes) in virtual time, on any transport setup.
+func stubbedWebSocketHour() -> String {
+    let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
+    let stub = StubTransport(scheduler: scheduler)
+    let feed = stub.stubWebSocket(path: "/feed")
+    let client = HTTPClient(baseURL: URL(string: "https://api.test")!,
+                            configuration: .init(callbackScheduler: scheduler, scheduler: scheduler), transport: stub)
+    let socket = client.webSocket(path: "/feed", reconnect: ReconnectPolicy(delay: .constant(time: 2), jitter: .none, reconnectsWhenReachable: false),
+                                  options: WebSocketOptions(scheduler: scheduler))
+    let received = LockedLines()
+    let (_, time) = timed {
+        let messages = socket.messages.subscribe(onNext: { message in
+            if case .text(let text) = message { received.append(text) }
+        })
+        for second in 1...3_600 {
+            scheduler.advanceTo(TestTime(second))
+            feed.send(.text("tick \(second)"))
+            if second.isMultiple(of: 600) && second < 3_600 { feed.drop() }
+        }
+        messages.dispose()
+        scheduler.advanceTo(3_601)
+    }
+    return "in a unit test (StubTransport.stubWebSocket, virtual time): an hour of a feed, \(received.lines.count) messages over "
+        + "\(feed.connectionCount) connections (those sent while it reconnected are lost, as on a real server), "
+        + "closed with \(feed.receivedCloseCodes.map { $0.map { "\($0.rawValue)" } ?? "no code" }.joined(separator: ", ")), in \(ms(time))"
 }
 
 /// A request that fails once with 503, so that metrics and spans have a retry to show.

@@ -33,18 +33,40 @@ final class WebSocketUnsupportedTests: LoopbackClientTestCase {
         XCTAssertEqual(server.requests.count, 0, "nothing reached the server")
     }
 
-    func testStubTransportWithoutUpgradeSaysItIsUnsupported() throws {
-        let stub = StubTransport()
-        let client = HTTPClient(baseURL: server.baseURL, transport: stub)
+    /// A transport of someone else's that only sends: the protocol's default `upgrade`.
+    private final class SendOnlyTransport: HTTPTransport {
+        func send(_ request: URLRequest, completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Disposable {
+            completion(.success(HTTPResponse(statusCode: 200, url: request.url)))
+            return Disposables.create()
+        }
+    }
+
+    func testATransportWithoutUpgradeSaysItIsUnsupported() throws {
+        let client = HTTPClient(baseURL: server.baseURL, transport: SendOnlyTransport())
+        let failure = try firstFailure(of: client.webSocket(path: "/ws"))
+        XCTAssertEqual(failure.code, .unsupported)
+        XCTAssertTrue(failure.description.contains("SendOnlyTransport"), failure.description)
+    }
+
+    /// `StubTransport` switches protocols only for its WebSocket stubs; another path gets what an
+    /// HTTP server answers there (its fallback: 404), and the socket ends for good.
+    func testStubTransportWithoutAWebSocketStubAnswers404() throws {
+        let client = HTTPClient(baseURL: server.baseURL, transport: StubTransport())
+        let failure = try firstFailure(of: client.webSocket(path: "/ws"))
+        XCTAssertEqual(failure.code, .unacceptableStatusCode)
+        XCTAssertEqual(failure.statusCode, 404)
+    }
+
+    private func firstFailure(of socket: WebSocket) throws -> HTTPClientError {
         let failed = expectation(description: "failed")
         let failure = LockedBox<HTTPClientError?>(nil)
-        let subscription = client.webSocket(path: "/ws").messages.subscribe(onError: { error in
+        let subscription = socket.messages.subscribe(onError: { error in
             failure.mutate { $0 = error as? HTTPClientError }
             failed.fulfill()
         })
         wait(for: [failed], timeout: 5)
         subscription.dispose()
-        XCTAssertEqual(failure.value?.code, .unsupported)
+        return try XCTUnwrap(failure.value)
     }
 
     func testASendWithNobodySubscribedFailsAtOnce() {

@@ -14,6 +14,10 @@ final class DaemonHostileRounds: Sendable {
         var outcomes: [String: [String: Int]] = [:]
         var unexpected = 0
         var longestRound: TimeInterval = 0
+        /// Wall time inside rounds, and the whole process's CPU time over it (the load goes on
+        /// meanwhile): what the report takes out to show the daemon's own CPU per call.
+        var seconds: TimeInterval = 0
+        var cpuSeconds: Double = 0
     }
 
     private struct State {
@@ -39,11 +43,15 @@ final class DaemonHostileRounds: Sendable {
         }) else { return }
         let thread = Thread { [self] in
             let start = Date()
+            let cpuBefore = DaemonSoak.cpuSeconds()
             let results = HostileRounds.round(client: client, target: target)
             let duration = Date().timeIntervalSince(start)
+            let cpu = DaemonSoak.cpuSeconds() - cpuBefore
             state.withLock { state in
                 state.running = false
                 state.snapshot.rounds += 1
+                state.snapshot.seconds += duration
+                state.snapshot.cpuSeconds += cpu
                 state.snapshot.longestRound = max(state.snapshot.longestRound, duration)
                 for (name, outcome) in results {
                     state.snapshot.cases += 1

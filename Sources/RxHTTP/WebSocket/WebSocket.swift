@@ -29,6 +29,11 @@ public final class WebSocket: Sendable {
         /// The bytes of the messages in `outbox`.
         var bufferedBytes = 0
         var draining = false
+        /// Writes and closes of the connection, in the machine's order: one thread at a time runs
+        /// them (`writing`), so that the wire's order is the machine's even when the events that
+        /// made them came on different threads (no message after the close frame).
+        var connectionWork: [WebSocketMachine.Effect] = []
+        var writing = false
         var nextID = 0
         /// The client's record of the current subscription (for its shutdown).
         var session: WebSocketSession?
@@ -137,15 +142,21 @@ public final class WebSocket: Sendable {
 
     // MARK: Running the machine
 
-    /// Moves the machine under the lock (subscriber deliveries join the outbox there, so that their
-    /// order is the machine's), then runs its other effects after it.
+    /// Moves the machine under the lock (subscriber deliveries join the outbox there, and writes and
+    /// closes the connection's queue, so that their order is the machine's), then runs its other
+    /// effects after it.
     private func apply(_ event: (inout WebSocketMachine) -> [WebSocketMachine.Effect]) {
-        let (effects, startDrain) = core.withLock { core -> ([WebSocketMachine.Effect], Bool) in
+        let (effects, startDrain, startWriting) = core.withLock { core -> ([WebSocketMachine.Effect], Bool, Bool) in
             var effects = event(&core.machine)
             var outside: [WebSocketMachine.Effect] = []
             var index = 0
+            var queued = false
             while index < effects.count {
-                if case .deliver(let delivery) = effects[index] {
+                switch effects[index] {
+                case .write, .closeConnection:
+                    core.connectionWork.append(effects[index])
+                    queued = true
+                case .deliver(let delivery):
                     core.outbox.append(delivery)
                     if case .messages(let messages, _) = delivery {
                         for message in messages { core.bufferedBytes += message.byteCount }
@@ -154,20 +165,44 @@ public final class WebSocket: Sendable {
                             effects.append(contentsOf: core.machine.subscriberTooSlow())
                         }
                     }
-                } else {
+                default:
                     outside.append(effects[index])
                 }
                 index += 1
             }
-            guard !core.outbox.isEmpty, !core.draining else { return (outside, false) }
+            let startWriting = queued && !core.writing
+            if startWriting { core.writing = true }
+            guard !core.outbox.isEmpty, !core.draining else { return (outside, false, startWriting) }
             core.draining = true
-            return (outside, true)
+            return (outside, true, startWriting)
+        }
+        if startWriting {
+            writeQueued()
         }
         for effect in effects {
             run(effect)
         }
         if startDrain {
             client.runOnCallbackContext { [self] in drain() }
+        }
+    }
+
+    /// Runs the connection's queued writes and closes in order until none is left (another thread's
+    /// `apply` may add more meanwhile: this loop runs them too).
+    private func writeQueued() {
+        while true {
+            let work = core.withLock { core -> [WebSocketMachine.Effect] in
+                guard !core.connectionWork.isEmpty else {
+                    core.writing = false
+                    return []
+                }
+                defer { core.connectionWork = [] }
+                return core.connectionWork
+            }
+            guard !work.isEmpty else { return }
+            for effect in work {
+                run(effect)
+            }
         }
     }
 

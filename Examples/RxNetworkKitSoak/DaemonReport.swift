@@ -32,7 +32,7 @@ struct DaemonReport {
     /// Prints the report; returns whether every check passed.
     func print() -> Bool {
         let checks = makeChecks()
-        Swift.print("\n## Daemon soak: \(Int(options.duration)) s\n")
+        Swift.print("\n## Daemon soak: \(Int(options.duration)) s, client on \(options.transport == .asyncHTTPClient ? "AsyncHTTPClientTransport" : "URLSessionTransport")\n")
         Swift.print("| calls | made | succeeded | failed, by error | unexpected |")
         Swift.print("| --- | ---: | ---: | --- | ---: |")
         for kind in DaemonLedger.Kind.allCases {

@@ -17,8 +17,16 @@ import RxTesting
 /// (`DaemonReport`). 180 s is the CI variant; `--duration 3600` the hour.
 enum DaemonSoak {
     struct Options {
+        /// The daemon client's transport: AsyncHTTPClient where the trait is built in (what a Linux
+        /// daemon should use), else URLSession; `--transport urlsession` chooses URLSession anyway.
+        enum Transport: String {
+            case urlSession = "urlsession"
+            case asyncHTTPClient = "asynchttpclient"
+        }
+
         var duration: TimeInterval = 180
         var hostileEvery: TimeInterval = 60
+        var transport: Transport = DaemonWebSocket.isAvailable ? .asyncHTTPClient : .urlSession
 
         init(arguments: [String]) {
             var index = 2
@@ -26,6 +34,12 @@ enum DaemonSoak {
                 switch (arguments[index], Double(arguments[index + 1])) {
                 case ("--duration", let value?): duration = max(30, value)
                 case ("--hostile-every", let value?): hostileEvery = max(10, value)
+                case ("--transport", _):
+                    if let choice = Transport(rawValue: arguments[index + 1].lowercased()), choice == .urlSession || DaemonWebSocket.isAvailable {
+                        transport = choice
+                    } else {
+                        print("ignoring --transport \(arguments[index + 1]) (urlsession, or asynchttpclient with the trait)")
+                    }
                 default: print("ignoring \(arguments[index]) \(arguments[index + 1])")
                 }
                 index += 2
@@ -122,7 +136,8 @@ enum DaemonSoak {
             return 1
         }
         let cache = HTTPCache(directory: directory.appendingPathComponent("http-cache"), maxDiskBytes: 32 << 20, maxMemoryBytes: 4 << 20)
-        let client = HTTPClient(baseURL: servers.apiURL, configuration: configuration(cache: cache), authenticator: auth)
+        let client = HTTPClient(baseURL: servers.apiURL, configuration: configuration(cache: cache),
+                                transport: DaemonWebSocket.transport(options.transport), authenticator: auth)
         // Outside the soak's accounting: the hostile server's control and the final statistics.
         let control = HTTPClient(baseURL: servers.oauthURL)
         let webSocket = DaemonWebSocket(baseURL: servers.apiURL)
@@ -174,7 +189,7 @@ enum DaemonSoak {
         }
         signals.resume()
 
-        print("daemon soak: \(Int(options.duration)) s; API :\(servers.apiURL.port ?? 0) (killed every \(Int(DaemonSchedule.restartEvery)) s for "
+        print("daemon soak: \(Int(options.duration)) s, client on \(options.transport == .asyncHTTPClient ? "AsyncHTTPClientTransport" : "URLSessionTransport"); API :\(servers.apiURL.port ?? 0) (killed every \(Int(DaemonSchedule.restartEvery)) s for "
               + "\(DaemonSchedule.downtime) s; 5xx, 429 and rate-limit phases every \(Int(DaemonSchedule.cycle)) s), OAuth :\(servers.oauthURL.port ?? 0) "
               + "(\(Int(OAuthServer.accessTokenLifetime)) s tokens), hostile :\(servers.hostileURL.port ?? 0) (a round every \(Int(options.hostileEvery)) s), "
               + "WebSocket \(DaemonWebSocket.isAvailable ? "on" : "off (trait AsyncHTTPClient)")")

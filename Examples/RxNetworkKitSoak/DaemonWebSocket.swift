@@ -25,6 +25,15 @@ final class DaemonWebSocket: Sendable {
         var ending: String?
     }
 
+    /// The daemon client's transport for `choice`: nil (the client's own URLSession) or an
+    /// `AsyncHTTPClientTransport` of its own, which the client shuts down with itself.
+    static func transport(_ choice: DaemonSoak.Options.Transport) -> (any HTTPTransport)? {
+        #if AsyncHTTPClient
+        if choice == .asyncHTTPClient { return AsyncHTTPClientTransport() }
+        #endif
+        return nil
+    }
+
     static var isAvailable: Bool {
         #if AsyncHTTPClient
         true

@@ -134,8 +134,12 @@ final class DaemonMetrics: Sendable {
                 break
             }
         }
-        if case .circuitChanged(let state) = event.kind, isAPI {
-            timeline.circuit(state, at: event.timestamp)
+        if case .circuitChanged(let state) = event.kind {
+            if isAPI {
+                timeline.circuit(state, at: event.timestamp)
+            } else if case .open = state, let url = event.url {
+                timeline.otherCircuitOpened(url: url, at: event.timestamp)
+            }
         }
         if refreshed { onRefresh() }
     }

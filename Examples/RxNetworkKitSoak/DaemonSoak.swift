@@ -163,7 +163,7 @@ enum DaemonSoak {
         let eventsSubscription = client.events.subscribe(onNext: { metrics.observe($0) })
         let stream = DaemonEventStream(client: client)
         let load = DaemonLoad(client: client, ledger: ledger)
-        let hostile = DaemonHostileRounds(client: client, target: RemoteHostileServer(baseURL: servers.hostileURL, control: control))
+        let hostile = DaemonHostileRounds(client: client, target: RemoteHostileServer(baseURL: servers.hostileURL, control: control), timeline: timeline)
 
         // SIGTERM: stop the streams and the load, shut the client down with a grace period.
         let drained = DispatchSemaphore(value: 0)
@@ -200,7 +200,8 @@ enum DaemonSoak {
 
         var samples = DaemonSamples()
         var restarts = DaemonSchedule.restarts(duration: options.duration)
-        var hostileTimes = Array(stride(from: 20, through: options.duration - 25, by: options.hostileEvery))
+        // A round paces its cases (~40 s): the last one starts early enough to end before the drain.
+        var hostileTimes = Array(stride(from: 20, through: options.duration - 45, by: options.hostileEvery))
         var restartFailed = false
         // Until the duration is over, or a SIGTERM from outside began the drain early.
         while schedule.elapsed(at: Date()) < options.duration && drain.withLock({ $0.start == nil }) {
@@ -234,7 +235,7 @@ enum DaemonSoak {
                 hostile.startRound()
             }
         }
-        hostile.waitForRound(timeout: 30)
+        hostile.waitForRound(timeout: 60)
 
         // The end: SIGTERM to ourselves, as a service manager would send it (unless one came).
         if drain.withLock({ $0.start == nil }) { kill(getpid(), SIGTERM) }

@@ -12,6 +12,8 @@ final class DaemonTimeline: Sendable {
         var outages: [(down: Date, up: Date?)] = []
         /// The breaker not closed: from its first open or half-open to the next close.
         var breaker: [(from: Date, to: Date?)] = []
+        /// When the client opened the circuit of another host (the hostile server's), by origin.
+        var otherOpenings: [String: [Date]] = [:]
         var drainStart: Date?
     }
 
@@ -34,6 +36,23 @@ final class DaemonTimeline: Sendable {
         state.withLock { state in
             if let last = state.outages.indices.last { state.outages[last].up = date }
         }
+    }
+
+    /// The client opened the circuit of a host other than the API (from `client.events`).
+    func otherCircuitOpened(url: String, at date: Date) {
+        guard let origin = URL(string: url).flatMap({ url in url.host.map { "\(url.scheme ?? "http")://\($0):\(url.port ?? 80)" } }) else { return }
+        state.withLock { state in
+            // Only the latest few: a round asks about the last seconds.
+            state.otherOpenings[origin, default: []].append(date)
+            if state.otherOpenings[origin, default: []].count > 16 { state.otherOpenings[origin]?.removeFirst() }
+        }
+    }
+
+    /// Whether the client opened the circuit of `baseURL`'s host since `date`.
+    func circuitOpened(for baseURL: URL, since date: Date) -> Bool {
+        guard let host = baseURL.host else { return false }
+        let origin = "\(baseURL.scheme ?? "http")://\(host):\(baseURL.port ?? 80)"
+        return state.withLock { $0.otherOpenings[origin]?.contains { $0 >= date } ?? false }
     }
 
     /// A change of the API's circuit breaker (from `client.events`).

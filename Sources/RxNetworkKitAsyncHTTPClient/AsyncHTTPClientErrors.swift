@@ -63,7 +63,12 @@ enum AsyncHTTPClientErrors {
                 return (.transport, "the connection failed (\(error.shortDescription))")
             }
         }
-        if error is HTTPParserError {
+        if let error = error as? HTTPParserError {
+            // The connection ended inside the answer (a server killed, a stream dropped): lost, as
+            // URLSession says too, and worth reconnecting — not garbage.
+            if case .invalidEOFState = error {
+                return (.transport, "the connection was lost before the answer ended")
+            }
             return (.invalidResponse, "the server's answer is not a valid HTTP/1.x response")
         }
         if error is NIOHTTPDecompression.DecompressionError {

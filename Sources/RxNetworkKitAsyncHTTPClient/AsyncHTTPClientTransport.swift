@@ -26,8 +26,8 @@ import RxCore
 ///   follows them itself.
 /// - gzip and deflate bodies are decoded (`Accept-Encoding: gzip, deflate` is sent unless the
 ///   request sets its own); the body is bounded by `maxResponseBodySize` in decoded bytes, checked
-///   as it arrives; framing is checked as for URLSession (conflicting `Content-Length`s, a body
-///   shorter than announced fail with `.invalidResponse` or `.transport`).
+///   as it arrives; framing is checked as for URLSession (conflicting `Content-Length`s fail with
+///   `.invalidResponse`; a connection lost inside the body, with `.transport`).
 /// - Failures carry a truthful `HTTPClientError.phase`: `.notSent` until the request head was
 ///   written (refused connect, DNS failure, a deadline passed while waiting for a connection),
 ///   `.sentWithoutResponse` after, `.responded` once a status line arrived.

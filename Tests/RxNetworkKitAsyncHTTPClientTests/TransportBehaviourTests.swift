@@ -146,12 +146,17 @@ final class TransportBehaviourTests: TransportTestCase {
         }
     }
 
-    func testABodyCutShortIsNeverASuccess() {
+    /// A connection lost inside the body (a server killed, a stream dropped) is a transport failure
+    /// on both, so that streams reconnect and retries see it as one — not a malformed answer.
+    func testABodyCutShortIsATransportFailure() {
         server.route(.get, "/short", LoopbackHTTPResponse.text(String(repeating: "y", count: 10_000)).closingConnection(afterBodyBytes: 100))
+        server.route(.get, "/short-chunked", LoopbackHTTPResponse.text(String(repeating: "y", count: 10_000)).chunked(chunkSize: 50).closingConnection(afterBodyBytes: 100))
         for kind in TransportKind.allCases {
-            let error = failure(result(of: makeClient(kind).rx.request(RawText(path: "/short"))), kind)
-            XCTAssertNotNil(error?.code, "\(kind)")
-            XCTAssertNotEqual(error?.phase, .notSent, "\(kind)")
+            for path in ["/short", "/short-chunked"] {
+                let error = failure(result(of: makeClient(kind).rx.request(RawText(path: path))), kind)
+                XCTAssertEqual(error?.code, .transport, "\(kind) \(path): \(String(describing: error))")
+                XCTAssertNotEqual(error?.phase, .notSent, "\(kind) \(path)")
+            }
         }
     }
 

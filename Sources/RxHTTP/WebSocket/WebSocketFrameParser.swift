@@ -90,18 +90,20 @@ package struct WebSocketFrameParser {
             guard let header = try completePending() else { return nil }
             defer { pending = Data() }
             return pending.withUnsafeBytes { bytes in
-                withFrame(header, in: bytes) { body($0, &state) }
+                Self.withFrame(header, in: bytes) { body($0, &state) }
             }
         }
         guard offset < current.count else { return nil }
+        // Locals, not `self`, in the closure: capturing the parser would copy it for every frame.
+        let (start, role, maxFrameSize) = (offset, self.role, self.maxFrameSize)
         // `withUnsafeBytes` rethrows untyped: the header's failure comes back as a value.
         let parsed = current.withUnsafeBytes { raw -> Swift.Result<(Result, length: Int)?, WebSocketProtocolError> in
-            let bytes = UnsafeRawBufferPointer(rebasing: raw[offset...])
+            let bytes = UnsafeRawBufferPointer(rebasing: raw[start...])
             do throws(WebSocketProtocolError) {
-                guard let header = try header(in: bytes) else { return .success(nil) }
+                guard let header = try Self.header(in: bytes, role: role, maxFrameSize: maxFrameSize) else { return .success(nil) }
                 let length = header.headerLength + header.payloadLength
                 guard length <= bytes.count else { return .success(nil) }
-                return .success((withFrame(header, in: bytes) { body($0, &state) }, length))
+                return .success((Self.withFrame(header, in: bytes) { body($0, &state) }, length))
             } catch {
                 return .failure(error)
             }
@@ -126,9 +128,10 @@ package struct WebSocketFrameParser {
     /// nil while bytes are missing.
     private mutating func completePending() throws(WebSocketProtocolError) -> Header? {
         while true {
+            let (role, maxFrameSize) = (self.role, self.maxFrameSize)
             let header = try pending.withUnsafeBytes { raw -> Swift.Result<Header?, WebSocketProtocolError> in
                 do throws(WebSocketProtocolError) {
-                    return .success(try self.header(in: raw))
+                    return .success(try Self.header(in: raw, role: role, maxFrameSize: maxFrameSize))
                 } catch {
                     return .failure(error)
                 }
@@ -161,7 +164,7 @@ package struct WebSocketFrameParser {
     }
 
     /// The header at the start of `bytes`, checked; nil if it has not all arrived.
-    private func header(in bytes: UnsafeRawBufferPointer) throws(WebSocketProtocolError) -> Header? {
+    private static func header(in bytes: UnsafeRawBufferPointer, role: Role, maxFrameSize: Int) throws(WebSocketProtocolError) -> Header? {
         guard bytes.count >= 2 else { return nil }
         let first = bytes[0]
         let second = bytes[1]
@@ -200,7 +203,7 @@ package struct WebSocketFrameParser {
 
     /// Calls `body` with the frame whose checked `header` starts `bytes`, which hold all of it; a
     /// masked payload is unmasked into a copy first (only a server reads masked frames).
-    private func withFrame<Result>(_ header: Header, in bytes: UnsafeRawBufferPointer, _ body: (WebSocketFrameView) -> Result) -> Result {
+    private static func withFrame<Result>(_ header: Header, in bytes: UnsafeRawBufferPointer, _ body: (WebSocketFrameView) -> Result) -> Result {
         let payload = UnsafeRawBufferPointer(rebasing: bytes[header.headerLength..<header.headerLength + header.payloadLength])
         guard let mask = header.mask else {
             return body(WebSocketFrameView(isFinal: header.isFinal, opcode: header.opcode, payload: payload))

@@ -111,16 +111,10 @@ enum DaemonSoak {
         secrets.watch(credential.accessToken)
         if let refreshToken = credential.refreshToken { secrets.watch(refreshToken) }
 
-        // Dispatch opens its event loop's descriptors once per process, on the first timer (and NIO
-        // its own, for the WebSocket's transport): before the baseline, so that they do not count
-        // as the client's.
+        // NIO's and Dispatch's own descriptors, opened once per process: before the baseline, so
+        // that they do not count as the client's.
         DaemonWebSocket.warmUp(servers.oauthURL)
-        let warmUp = DispatchSource.makeTimerSource(queue: .global())
-        warmUp.schedule(deadline: .now())
-        warmUp.setEventHandler {}
-        warmUp.resume()
-        Thread.sleep(forTimeInterval: 0.05)
-        warmUp.cancel()
+        warmUpDispatch()
         let descriptorsBefore = openFileDescriptors()
         let kindsBefore = HostileRounds.descriptorKinds()
 

@@ -17,24 +17,8 @@ enum HostileRounds {
     }
 
     static func run(rounds: Int) -> Bool {
-        let server = LoopbackHTTPServer(requestLogLimit: 100)
-        let other = LoopbackHTTPServer(requestLogLimit: 100)
-        do {
-            try server.start()
-            try other.start()
-        } catch {
-            print("could not start the servers: \(error)")
-            return false
-        }
-        routeEverything(server, other)
-        // Dispatch opens its event loop's descriptors (epoll, eventfd, timerfd) once per process,
-        // on the first timer: open them before the baseline so they do not count as the client's.
-        let warmUp = DispatchSource.makeTimerSource(queue: .global())
-        warmUp.schedule(deadline: .now())
-        warmUp.setEventHandler {}
-        warmUp.resume()
-        Thread.sleep(forTimeInterval: 0.05)
-        warmUp.cancel()
+        guard let (server, other) = startServers() else { return false }
+        warmUpDispatch()
         let descriptorsBefore = openFileDescriptors()
         let kindsBefore = descriptorKinds()
         let client = HTTPClient(baseURL: server.baseURL, configuration: .init(timeout: 2, maxResponseBodySize: 4 << 20))
@@ -112,6 +96,22 @@ enum HostileRounds {
     /// case's outcome as a label (`UNEXPECTED …` when it is not one the case allows).
     static func round(client: HTTPClient, target: any HostileTarget, cases: [Case] = everyCase()) -> [(name: String, outcome: String)] {
         cases.map { ($0.name, $0.run(client, target)) }
+    }
+
+    /// The hostile server and the other origin of `/cross-origin`, started and routed; nil (said
+    /// why) if either could not start.
+    static func startServers() -> (server: LoopbackHTTPServer, other: LoopbackHTTPServer)? {
+        let server = LoopbackHTTPServer(requestLogLimit: 100)
+        let other = LoopbackHTTPServer(requestLogLimit: 100)
+        do {
+            try server.start()
+            try other.start()
+        } catch {
+            print("could not start the servers: \(error)")
+            return nil
+        }
+        routeEverything(server, other)
+        return (server, other)
     }
 
     static func routeEverything(_ server: LoopbackHTTPServer, _ other: LoopbackHTTPServer) {

@@ -7,16 +7,7 @@ import RxTesting
 /// the parent ask for the next accepted connections to be dropped.
 enum HostileServer {
     static func serve() -> Never {
-        let server = LoopbackHTTPServer(requestLogLimit: 100)
-        let other = LoopbackHTTPServer(requestLogLimit: 100)
-        do {
-            try server.start()
-            try other.start()
-        } catch {
-            print("error: \(error)")
-            exit(1)
-        }
-        HostileRounds.routeEverything(server, other)
+        guard let (server, other) = HostileRounds.startServers() else { exit(1) }
         server.route(.post, "/control/drop-on-accept") { request in
             server.dropConnectionsOnAccept(request.queryValue("count").flatMap { Int($0) } ?? 0)
             return .text("ok")

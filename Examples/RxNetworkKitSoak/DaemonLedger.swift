@@ -4,10 +4,12 @@ import RxNetworkKit
 
 /// Accounts for every call the daemon soak makes to its API: each one ends in a success whose
 /// answer is right, or in an error the moment explains (`DaemonTimeline.unexplained`); anything
-/// else is counted as unexpected and fails the run. Orders are remembered (order → the key the
-/// client saw applied) for the end, when the API's journal says what it applied.
+/// else is counted as unexpected and fails the run. Orders are remembered (order number → the key
+/// the client saw applied) for the end, when the API's journal says what it applied.
 ///
-/// Aggregates only, apart from calls still open and the orders: an hour's run must not grow.
+/// Aggregates only, apart from calls still open and the orders, which are kept as numbers and
+/// UUIDs (about 30 bytes each: ~100 KiB for an hour) so that the soak's own bookkeeping does not
+/// show as the daemon's growth.
 ///
 /// - Note: Thread-safe; calls end on the client's callback queue.
 final class DaemonLedger: Sendable {
@@ -42,9 +44,9 @@ final class DaemonLedger: Sendable {
         var open: [Int: OpenCall] = [:]
         var tallies: [Kind: Tally] = [:]
         var unexpectedSamples: [String] = []
-        /// Orders the client saw succeed, with the key the API said it applied.
-        var succeededOrders: [String: String] = [:]
-        var failedOrders: Set<String> = []
+        /// Orders the client saw succeed, by number, with the key the API said it applied.
+        var succeededOrders: [Int: UUID] = [:]
+        var failedOrders: Set<Int> = []
         var replayedReceipts = 0
         var cacheStatuses: [String: Int] = [:]
         var bursts: [Int: Burst] = [:]
@@ -109,11 +111,16 @@ final class DaemonLedger: Sendable {
         finish(id, problem: nil)
     }
 
-    func order(_ id: Int, order: String, _ receipt: OrderReceipt) {
+    /// The name the API knows order `number` by.
+    static func orderName(_ number: Int) -> String { "o-\(number)" }
+
+    func order(_ id: Int, number: Int, _ receipt: OrderReceipt) {
         let problem = state.withLock { state -> String? in
+            let order = Self.orderName(number)
             guard receipt.order == order else { return "order \(order) answered as \(receipt.order)" }
-            if let earlier = state.succeededOrders[order] { return "order \(order) succeeded twice (keys \(earlier), \(receipt.key))" }
-            state.succeededOrders[order] = receipt.key
+            guard let key = UUID(uuidString: receipt.key) else { return "order \(order) applied under a key that is no UUID: \(receipt.key)" }
+            if let earlier = state.succeededOrders[number] { return "order \(order) succeeded twice (keys \(earlier), \(receipt.key))" }
+            state.succeededOrders[number] = key
             if receipt.replayed { state.replayedReceipts += 1 }
             return nil
         }
@@ -127,7 +134,7 @@ final class DaemonLedger: Sendable {
     }
 
     /// A call failed.
-    func failed(_ id: Int, _ error: Error, order: String? = nil) {
+    func failed(_ id: Int, _ error: Error, order: Int? = nil) {
         let now = Date()
         guard let call = state.withLock({ $0.open[id] }) else { return }
         if let order {
@@ -193,8 +200,8 @@ final class DaemonLedger: Sendable {
     struct Snapshot: Sendable {
         var tallies: [Kind: Tally]
         var unexpectedSamples: [String]
-        var succeededOrders: [String: String]
-        var failedOrders: Set<String>
+        var succeededOrders: [Int: UUID]
+        var failedOrders: Set<Int>
         var replayedReceipts: Int
         var cacheStatuses: [String: Int]
         var exchangesPerBurst: [Int: Int]

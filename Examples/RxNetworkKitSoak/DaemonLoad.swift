@@ -55,7 +55,7 @@ final class DaemonLoad: @unchecked Sendable {
         }
         getItem(tick % Self.items)
         if tick % 2 == 0 { getFeed() }
-        if let order { createOrder("o-\(order)") }
+        if let order { createOrder(order) }
     }
 
     func getItem(_ itemID: Int) {
@@ -79,12 +79,12 @@ final class DaemonLoad: @unchecked Sendable {
         }
     }
 
-    func createOrder(_ order: String) {
+    func createOrder(_ number: Int) {
         let ledger = self.ledger
         let id = ledger.begin(.order)
-        _ = client.rx.request(CreateOrder(order: order)).subscribe(
-            onSuccess: { ledger.order(id, order: order, $0) },
-            onFailure: { ledger.failed(id, $0, order: order) }
+        _ = client.rx.request(CreateOrder(order: DaemonLedger.orderName(number))).subscribe(
+            onSuccess: { ledger.order(id, number: number, $0) },
+            onFailure: { ledger.failed(id, $0, order: number) }
         )
     }
 

@@ -99,7 +99,7 @@ struct DaemonReport {
             rows.append(("API saw (all incarnations)", listing(apiStats.counts)))
             let applied = apiStats.applications.count
             rows.append(("orders: succeeded / failed / applied by the API / answered from its journal", "\(ledger.succeededOrders.count) / \(ledger.failedOrders.count) / \(applied) / \(apiStats.replays) (\(ledger.replayedReceipts) such answers reached the client)"))
-            let appliedButFailed = ledger.failedOrders.filter { apiStats.applications[$0] != nil }.count
+            let appliedButFailed = ledger.failedOrders.filter { apiStats.applications[DaemonLedger.orderName($0)] != nil }.count
             rows.append(("orders the client saw fail that the API had applied", "\(appliedButFailed) (applied, the answer lost, and the call ended before a retry got it: breaker, deadline, budget)"))
         }
         if let oauthStats {
@@ -168,7 +168,7 @@ struct DaemonReport {
         // Orders: nothing lost, nothing done twice.
         if let apiStats {
             let twice = apiStats.applications.filter { $0.value.count > 1 }
-            let lost = ledger.succeededOrders.filter { apiStats.applications[$0.key] != [$0.value] }
+            let lost = ledger.succeededOrders.filter { apiStats.applications[DaemonLedger.orderName($0.key)]?.map(UUID.init(uuidString:)) != [$0.value] }
             check("orders: every success applied once, none twice", twice.isEmpty && lost.isEmpty && !ledger.succeededOrders.isEmpty,
                   "\(ledger.succeededOrders.count) succeeded; applied twice: \(twice.count); success not applied under its key: \(lost.count)")
             let unauthorized = apiStats.counts.filter { $0.key.hasPrefix("401") }

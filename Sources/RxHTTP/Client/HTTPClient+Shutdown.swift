@@ -10,6 +10,8 @@ extension HTTPClient {
     /// `.shutdown` (their last failure as `underlying`); requests in flight go on, but are not
     /// retried (a failure that would have been retried ends in `.shutdown`). When `gracePeriod`
     /// seconds have passed, whatever is still in flight is cancelled and fails with `.shutdown`.
+    /// What never ends by itself does not wait for the grace period: an event stream ends at once,
+    /// connected or waiting to reconnect, and completes; a WebSocket closes with 1001 and completes.
     /// Once nothing is left the transport is shut down if the client created it (or the transport's
     /// `shutsDownWithClient` says it belongs to the client), and the returned `Completable` completes. Every caller gets exactly one terminal event.
     ///

@@ -8,7 +8,11 @@ extension HTTPClient {
     func serverSentEventsObservable(_ parts: RequestParts, options: StreamOptions, reconnect: ReconnectPolicy) -> Observable<ServerSentEvent> {
         let scheduler = options.scheduler
         return Observable.deferredCapturingNonSendable { [self] in
-            let session = EventStreamSession(startedAt: scheduler.now)
+            let session = EventStreamSession(id: makeRequestID(), startedAt: scheduler.now)
+            // Live for the client's shutdown from subscription to end, so that a stream waiting to
+            // reconnect hears it (between connections no call of the stream is live). Refused once
+            // the shutdown has begun: the connection then fails with `.shutdown` like any request.
+            let admitted = admit(session)
             let reachable: Observable<Void> = reconnect.reconnectsWhenReachable
                 ? (self.baseURLOrPartsURL(parts).flatMap { self.reachability(for: $0) }?.didBecomeReachable ?? .never())
                 : .never()
@@ -21,13 +25,17 @@ extension HTTPClient {
                             return .error(failure)
                         }
                         let timer = Observable<Int>.timer(.seconds(wait), scheduler: scheduler).map { _ in () }
-                        return wait == 0 ? .just(()) : Observable.amb([timer, reachable.take(1)]).take(1)
+                        return wait == 0 ? .just(()) : Observable.amb([timer, reachable.take(1), session.shutdownBegins]).take(1)
                     }
                 })
                 .catch { error in
-                    // The policy gave up after a clean end: the stream is over, not failed.
+                    // The policy gave up after a clean end, or a shutdown ended the wait: the stream
+                    // is over, not failed.
                     error is EventStreamSession.Ended ? .empty() : .error(error)
                 }
+                .do(onDispose: { [weak self] in
+                    if admitted { self?.callFinished(id: session.id) }
+                })
         }
     }
 
@@ -96,10 +104,12 @@ extension HTTPClient {
 }
 
 /// What a Server-Sent Events stream remembers across its connections: the last event id, the
-/// server's reconnection time, how many reconnects in a row, and when it started.
+/// server's reconnection time, how many reconnects in a row, and when it started. It is also the
+/// stream as the client's shutdown sees it (a live call): a wait to reconnect ends when the
+/// shutdown begins.
 // @unchecked Sendable: mutable state lives in one LockedState.
-final class EventStreamSession: @unchecked Sendable {
-    /// A connection that ended cleanly: reconnect.
+final class EventStreamSession: ClientCall, @unchecked Sendable {
+    /// A connection that ended cleanly (reconnect), or a wait to reconnect that a shutdown ended.
     struct Ended: Error {}
 
     private struct State {
@@ -107,13 +117,54 @@ final class EventStreamSession: @unchecked Sendable {
         var retryMilliseconds: Int?
         var reconnectsInARow = 0
         var noContent = false
+        var isShuttingDown = false
+        /// Waits to reconnect in progress, told when the shutdown begins.
+        var shutdownWaiters: [Int: @Sendable () -> Void] = [:]
+        var nextWaiter = 0
     }
 
+    let id: UInt64
     private let startedAt: Date
     private let state = LockedState<State>.make(State())
 
-    init(startedAt: Date) {
+    init(id: UInt64, startedAt: Date) {
+        self.id = id
         self.startedAt = startedAt
+    }
+
+    /// Fails with `Ended` when the client's shutdown begins (at once if it has); nothing else.
+    var shutdownBegins: Observable<Void> {
+        Observable.create { [state] observer in
+            let token = state.withLock { state -> Int? in
+                guard !state.isShuttingDown else { return nil }
+                state.nextWaiter += 1
+                state.shutdownWaiters[state.nextWaiter] = { observer.onError(Ended()) }
+                return state.nextWaiter
+            }
+            guard let token else {
+                observer.onError(Ended())
+                return Disposables.create()
+            }
+            return Disposables.create {
+                state.withLock { _ = $0.shutdownWaiters.removeValue(forKey: token) }
+            }
+        }
+    }
+
+    func clientIsShuttingDown() {
+        let waiters = state.withLock { state -> [@Sendable () -> Void] in
+            state.isShuttingDown = true
+            defer { state.shutdownWaiters = [:] }
+            return Array(state.shutdownWaiters.values)
+        }
+        for waiter in waiters {
+            waiter()
+        }
+    }
+
+    /// A connection in flight is the stream call's to end; a wait ended when the shutdown began.
+    func gracePeriodEnded() {
+        clientIsShuttingDown()
     }
 
     var lastEventID: String? { state.withLock { $0.lastEventID } }

@@ -167,6 +167,48 @@ final class ShutdownTests: LoopbackClientTestCase {
         subscription.dispose()
     }
 
+    /// An event stream waiting to reconnect when the shutdown begins stops waiting and completes at
+    /// once: it does not hold the shutdown up, nor fail with `.shutdown` whenever its wait ends.
+    func testAnEventStreamWaitingToReconnectCompletesAtOnceOnShutdown() {
+        server.route(.get, "/events", .status(503))
+        let client = client()
+        // The wait runs in virtual time that never advances: only the shutdown can end it.
+        let options = StreamOptions(idleTimeout: .infinity, scheduler: grace)
+        let reconnect = ReconnectPolicy(delay: .constant(time: 30), reconnectsWhenReachable: false)
+        let collected = StreamingTests.Collected<ServerSentEvent>()
+        let subscription = client.rx.serverSentEvents(path: "/events", options: options, reconnect: reconnect)
+            .subscribe(onNext: { collected.append($0) }, onError: { collected.end($0) }, onCompleted: { collected.end(nil) })
+        XCTAssertTrue(waitUntil(timeout: 3) { self.server.requests(to: "/events").count == 1 })
+        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertFalse(collected.ended, "the 503 ended the stream instead of a wait")
+        let done = completed(client.shutdown(gracePeriod: 10, scheduler: grace))
+        XCTAssertTrue(waitUntil(timeout: 2) { collected.ended }, "the stream still waits to reconnect")
+        XCTAssertNil(collected.error)
+        XCTAssertTrue(waitUntil(timeout: 2) { done.value == 1 })
+        grace.advanceTo(60)
+        XCTAssertEqual(server.requests(to: "/events").count, 1, "reconnected during the shutdown")
+        subscription.dispose()
+    }
+
+    /// A stream subscribed while the client shuts down has nothing to wait for: it fails with
+    /// `.shutdown` at once, as any new request does.
+    func testAnEventStreamSubscribedDuringShutdownFailsWithShutdown() {
+        server.route(.get, "/slow", LoopbackHTTPResponse.text("ok").delayed(by: 0.3))
+        let client = client()
+        let inFlight = start(client.rx.request(RawText(path: "/slow")))
+        Thread.sleep(forTimeInterval: 0.05)
+        let done = completed(client.shutdown(gracePeriod: 10, scheduler: grace))
+        let collected = StreamingTests.Collected<ServerSentEvent>()
+        let subscription = client.rx.serverSentEvents(path: "/events", options: StreamOptions(scheduler: grace))
+            .subscribe(onNext: { collected.append($0) }, onError: { collected.end($0) }, onCompleted: { collected.end(nil) })
+        XCTAssertTrue(waitUntil(timeout: 2) { collected.ended })
+        XCTAssertEqual((collected.error as? HTTPClientError)?.code, .shutdown)
+        XCTAssertTrue(waitUntil(timeout: 3) { done.value == 1 })
+        XCTAssertEqual(inFlight.events.deliveries, 1)
+        subscription.dispose()
+        inFlight.subscription.dispose()
+    }
+
     /// A download ends by itself: it keeps its grace period like any request in flight.
     func testAByteStreamInFlightFinishesWithinTheGracePeriod() {
         server.route(.get, "/download", .stream([.text("first,"), .pause(0.2), .text("second")]))

@@ -190,19 +190,23 @@ public final class WebSocket: Sendable {
     /// Runs the connection's queued writes and closes in order until none is left (another thread's
     /// `apply` may add more meanwhile: this loop runs them too).
     private func writeQueued() {
-        while true {
-            let work = core.withLock { core -> [WebSocketMachine.Effect] in
-                guard !core.connectionWork.isEmpty else {
-                    core.writing = false
-                    return []
-                }
-                defer { core.connectionWork = [] }
-                return core.connectionWork
-            }
-            guard !work.isEmpty else { return }
+        while case let work = takeQueued(\.connectionWork, running: \.writing), !work.isEmpty {
             for effect in work {
                 run(effect)
             }
+        }
+    }
+
+    /// Empties the queue at `queue` and returns what it held; when it is empty, clears `running`
+    /// instead (in the same lock, so that an `apply` adding work after it starts a new loop).
+    private func takeQueued<Item>(_ queue: WritableKeyPath<Core, [Item]>, running: WritableKeyPath<Core, Bool>) -> [Item] {
+        core.withLock { core in
+            guard !core[keyPath: queue].isEmpty else {
+                core[keyPath: running] = false
+                return []
+            }
+            defer { core[keyPath: queue] = [] }
+            return core[keyPath: queue]
         }
     }
 
@@ -297,16 +301,7 @@ public final class WebSocket: Sendable {
 
     /// Tells subscribers what the outbox holds, batch by batch, on the callback context.
     private func drain() {
-        while true {
-            let batch = core.withLock { core -> [WebSocketMachine.Delivery] in
-                guard !core.outbox.isEmpty else {
-                    core.draining = false
-                    return []
-                }
-                defer { core.outbox = [] }
-                return core.outbox
-            }
-            guard !batch.isEmpty else { return }
+        while case let batch = takeQueued(\.outbox, running: \.draining), !batch.isEmpty {
             var delivered = 0
             for delivery in batch {
                 switch delivery {

@@ -94,6 +94,47 @@ final class WebSocketClientTests: TransportTestCase {
         XCTAssertEqual(server.requests.count, 1, "a normal close does not reconnect")
     }
 
+    /// wss: the handshake and the frames go through TLS (the relay's certificate, trusted through
+    /// the transport's configuration), by name and by IP literal (no SNI, the address checked).
+    func testEchoOverTLSWithTheTransportsTrustRoots() throws {
+        server.route(.get, "/echo", .webSocket([.echo(count: .max)]))
+        let relay = try TLSRelay(backendPort: Int(server.port))
+        defer { relay.stop() }
+        var configuration = AsyncHTTPClientTransport.daemonConfiguration()
+        configuration.tlsConfiguration = .makeClientConfiguration()
+        configuration.tlsConfiguration?.trustRoots = .certificates([try TestCertificate.certificate()])
+        for host in ["localhost", "127.0.0.1"] {
+            let client = makeClient(
+                .asyncHTTPClient, baseURL: URL(string: "https://\(host):\(relay.port)"), transport: AsyncHTTPClientTransport(configuration: configuration)
+            )
+            let socket = client.webSocket(path: "/echo", reconnect: .never)
+            let (recording, subscription) = record(socket)
+            XCTAssertEqual(sendResult(socket.send(.text("over tls"))), "sent", host)
+            XCTAssertEqual(sendResult(socket.send(.binary(Data(repeating: 7, count: 70_000)))), "sent", host)
+            XCTAssertTrue(waitUntil { recording.messages.value.count == 2 }, host)
+            XCTAssertEqual(recording.messages.value, [.text("over tls"), .binary(Data(repeating: 7, count: 70_000))], host)
+            subscription.dispose()
+            XCTAssertTrue(waitUntil { socket.currentState == .closed(code: .normalClosure, reason: "") }, host)
+            XCTAssertNil(recording.error, host)
+        }
+    }
+
+    /// A certificate the transport does not trust fails the socket before the handshake is sent.
+    func testAnUntrustedCertificateFailsBeforeTheHandshakeIsSent() throws {
+        server.route(.get, "/echo", .webSocket([.echo(count: .max)]))
+        let relay = try TLSRelay(backendPort: Int(server.port))
+        defer { relay.stop() }
+        let client = makeClient(.asyncHTTPClient, baseURL: URL(string: "https://localhost:\(relay.port)"))
+        let socket = client.webSocket(path: "/echo", reconnect: .never)
+        let (recording, subscription) = record(socket)
+        XCTAssertEqual(recording.ended.wait(timeout: .now() + 5), .success)
+        subscription.dispose()
+        XCTAssertEqual(recording.error?.code, .transport)
+        XCTAssertEqual(recording.error?.phase, .notSent)
+        XCTAssertEqual(server.requests.count, 0, "the handshake reached the server")
+        XCTAssertTrue(recording.messages.value.isEmpty)
+    }
+
     func testACloseForGoodFailsTypedWithTheServersCodeAndReason() throws {
         server.route(.get, "/ws", .webSocket([.close(code: 4001, reason: "banned")]))
         let client = makeClient(.asyncHTTPClient)

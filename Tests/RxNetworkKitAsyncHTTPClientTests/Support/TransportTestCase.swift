@@ -48,17 +48,19 @@ class TransportTestCase: RxTestCase {
         super.tearDown()
     }
 
-    /// A client of the server on `kind`'s transport, with a short time-out so that nothing hangs.
+    /// A client of the server on `kind`'s transport (or `transport`), with a short time-out so that
+    /// nothing hangs.
     func makeClient(
         _ kind: TransportKind, timeout: TimeInterval = 5, redirectPolicy: RedirectPolicy = .follow,
-        maxResponseBodySize: Int = HTTPTransportOptions.defaultMaxResponseBodySize, baseURL: URL? = nil
+        maxResponseBodySize: Int = HTTPTransportOptions.defaultMaxResponseBodySize, baseURL: URL? = nil,
+        transport: (any HTTPTransport)? = nil
     ) -> RxHTTP.HTTPClient {
         let client = RxHTTP.HTTPClient(
             baseURL: baseURL ?? server.baseURL,
             configuration: .init(
                 timeout: timeout, retryPolicy: .none, redirectPolicy: redirectPolicy, maxResponseBodySize: maxResponseBodySize
             ),
-            transport: kind.make()
+            transport: transport ?? kind.make()
         )
         clients.append(client)
         return client

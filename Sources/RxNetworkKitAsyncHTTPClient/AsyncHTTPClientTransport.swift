@@ -58,7 +58,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// Where the AsyncHTTPClient comes from.
     private enum Source: Sendable {
         case owned(AsyncHTTPClient.HTTPClient.Configuration, EventLoopGroup)
-        case borrowed(AsyncHTTPClient.HTTPClient)
+        /// A borrowed client's configuration cannot be read: its protocol switches' TLS settings
+        /// are given apart (nil: NIO's client defaults).
+        case borrowed(AsyncHTTPClient.HTTPClient, upgradeTLS: TLSConfiguration?)
     }
 
     private let source: Source
@@ -101,9 +103,16 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     ///     decompression if you want gzip bodies decoded (then say so with `decodesBodies`).
     ///   - decodesBodies: Whether `client` decompresses, so that `Accept-Encoding: gzip, deflate`
     ///     may be sent; default false.
+    ///   - upgradeTLSConfiguration: The TLS settings of protocol switches over https (WebSockets,
+    ///     `wss`), which run on SwiftNIO beside `client` and cannot read its configuration: give
+    ///     the same trust roots, certificates and verification as `client`'s. Default nil: NIO's
+    ///     client defaults (the system's trust roots, full verification).
     ///   - options: The redirect policy and body limit used when the caller gives none.
-    public init(borrowing client: AsyncHTTPClient.HTTPClient, decodesBodies: Bool = false, options: HTTPTransportOptions = .standard) {
-        self.source = .borrowed(client)
+    public init(
+        borrowing client: AsyncHTTPClient.HTTPClient, decodesBodies: Bool = false,
+        upgradeTLSConfiguration: TLSConfiguration? = nil, options: HTTPTransportOptions = .standard
+    ) {
+        self.source = .borrowed(client, upgradeTLS: upgradeTLSConfiguration)
         self.defaultOptions = options
         self.decodesBodies = decodesBodies
     }
@@ -164,7 +173,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// Sends `request` asking to switch protocols, on SwiftNIO directly (AsyncHTTPClient cannot hand
     /// its connection over) and on the AsyncHTTPClient's event loop group: the request head is
     /// written as given (`Host` added if missing), TLS for https (the owned configuration's TLS
-    /// settings, else NIO's defaults; SNI unless the host is an IP literal). On 101 the connection
+    /// settings or a borrowed client's `upgradeTLSConfiguration`, else NIO's defaults; SNI unless
+    /// the host is an IP literal). On 101 the connection
     /// carries raw bytes, the first of them possibly read with the head; on another status the
     /// body is read (bounded by `options.maxResponseBodySize`) and the connection closed.
     ///
@@ -201,19 +211,19 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     private var eventLoopGroup: any EventLoopGroup {
         switch source {
         case .owned(_, let group): group
-        case .borrowed(let client): client.eventLoopGroup
+        case .borrowed(let client, _): client.eventLoopGroup
         }
     }
 
-    /// The TLS settings of a protocol switch: the owned configuration's, else NIO's client
-    /// defaults; HTTP/1.1 only (no ALPN offer of h2, which cannot switch protocols).
+    /// The TLS settings of a protocol switch: the owned configuration's or those given with a
+    /// borrowed client, else NIO's client defaults; HTTP/1.1 only (no ALPN offer of h2, which
+    /// cannot switch protocols).
     private var tlsConfiguration: TLSConfiguration {
-        var configuration: TLSConfiguration
-        if case .owned(let clientConfiguration, _) = source, let tls = clientConfiguration.tlsConfiguration {
-            configuration = tls
-        } else {
-            configuration = .makeClientConfiguration()
+        let given = switch source {
+        case .owned(let clientConfiguration, _): clientConfiguration.tlsConfiguration
+        case .borrowed(_, let upgradeTLS): upgradeTLS
         }
+        var configuration = given ?? .makeClientConfiguration()
         configuration.applicationProtocols = []
         return configuration
     }
@@ -234,7 +244,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     private var client: AsyncHTTPClient.HTTPClient {
         switch source {
-        case .borrowed(let client):
+        case .borrowed(let client, _):
             return client
         case .owned(let configuration, let group):
             return owned.withLockedValue { current in

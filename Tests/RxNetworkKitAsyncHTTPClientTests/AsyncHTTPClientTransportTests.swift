@@ -2,6 +2,7 @@
 // package depends on nothing.
 #if AsyncHTTPClient
 import AsyncHTTPClient
+import NIOSSL
 import Foundation
 import RxCore
 import RxHTTP
@@ -48,6 +49,48 @@ final class AsyncHTTPClientTransportTests: TransportTestCase {
         // Still usable: nothing shut it down.
         let response = try borrowed.get(url: server.url("/x").absoluteString).wait()
         XCTAssertEqual(response.status.code, 200)
+    }
+
+    /// A borrowed client's configuration cannot be read: its sockets' TLS settings are given apart,
+    /// and without them a private CA is not trusted.
+    func testABorrowedClientsSocketsUseTheTLSSettingsGivenForUpgrades() throws {
+        server.route(.get, "/echo", .webSocket([.echo(count: .max)]))
+        let relay = try TLSRelay(backendPort: Int(server.port))
+        defer { relay.stop() }
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.trustRoots = .certificates([try TestCertificate.certificate()])
+        let borrowed = AsyncHTTPClient.HTTPClient(
+            eventLoopGroup: AsyncHTTPClient.HTTPClient.defaultEventLoopGroup,
+            configuration: .init(tlsConfiguration: tls, redirectConfiguration: .disallow)
+        )
+        defer { try? borrowed.syncShutdown() }
+        for (upgradeTLS, expected) in [(tls, "echo: over tls"), (nil, "failed: transport, notSent")] as [(TLSConfiguration?, String)] {
+            let client = RxHTTP.HTTPClient(
+                baseURL: try XCTUnwrap(URL(string: "https://localhost:\(relay.port)")), configuration: .init(timeout: 5, retryPolicy: .none),
+                transport: AsyncHTTPClientTransport(borrowing: borrowed, upgradeTLSConfiguration: upgradeTLS)
+            )
+            let socket = client.webSocket(path: "/echo", reconnect: ReconnectPolicy.never)
+            let outcome = LockedBox("nothing")
+            let ended = DispatchSemaphore(value: 0)
+            let subscription = socket.messages.subscribe(
+                onNext: { message in
+                    if case WebSocketMessage.text(let text) = message { outcome.set("echo: \(text)") }
+                    ended.signal()
+                },
+                onError: { error in
+                    let error = error as? RxHTTP.HTTPClientError
+                    outcome.set("failed: \(error?.code.rawValue ?? "?"), \(error.map { "\($0.phase)" } ?? "?")")
+                    ended.signal()
+                }
+            )
+            _ = socket.send(WebSocketMessage.text("over tls")).subscribe(onCompleted: {}, onError: { _ in })
+            XCTAssertEqual(ended.wait(timeout: .now() + 5), .success)
+            XCTAssertEqual(outcome.value, expected)
+            subscription.dispose()
+            let done = DispatchSemaphore(value: 0)
+            _ = client.shutdown(gracePeriod: 1).subscribe { _ in done.signal() }
+            XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
+        }
     }
 
     func testABorrowedClientThatFollowsRedirectsItselfIsRefusedLoudly() {

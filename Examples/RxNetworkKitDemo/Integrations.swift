@@ -89,11 +89,51 @@ func webSocketStep(server: LoopbackHTTPServer) -> [String] {
     lines.append("over AsyncHTTPClientTransport: \(count) messages in \(ms(time)) (500 pushed, the connection dropped, "
                  + "reconnected, 500 echoed \(inOrder ? "in order" : "OUT OF ORDER")) over \(connections.lines.count) connections; "
                  + "states: \(states.lines.joined(separator: " → "))")
+    lines.append(webSocketDelivery(server: server))
     #else
     lines.append("over AsyncHTTPClient: swift run --traits AsyncHTTPClient RxNetworkKitDemo")
     #endif
     return lines
 }
+
+#if AsyncHTTPClient
+/// Step 17's burst: 20,000 pushed messages, delivered on the callback queue (the default) and on
+/// the connection's thread (`deliversOnConnectionThread`), timed.
+func webSocketDelivery(server: LoopbackHTTPServer) -> String {
+    let count = 20_000
+    server.route(.get, "/burst", .webSocket([.sendMany(count: count, prefix: "m"), .close(code: 1000, reason: "")]))
+    let client = HTTPClient(baseURL: server.baseURL, configuration: .init(timeout: 5), transport: AsyncHTTPClientTransport())
+    let timings = [false, true].map { inline -> String in
+        let socket = client.webSocket(path: "/burst", reconnect: .never,
+                                      options: WebSocketOptions(deliversOnConnectionThread: inline))
+        let received = LockedLines()
+        let (outcome, time) = timed { () -> String in
+            let ended = DispatchSemaphore(value: 0)
+            let counted = LockedCount()
+            let subscription = socket.messages.subscribe(
+                onNext: { _ in counted.increment() },
+                onError: { received.append("\($0)"); ended.signal() },
+                onCompleted: { ended.signal() }
+            )
+            let finished = ended.wait(timeout: .now() + 10) == .success
+            subscription.dispose()
+            return finished && received.lines.isEmpty ? "\(counted.value)" : "failed after \(counted.value)"
+        }
+        return "\(outcome) in \(ms(time)) \(inline ? "on the connection's thread" : "on the callback queue")"
+    }
+    _ = outcome(of: client.shutdown(gracePeriod: 1).andThen(Single.just(())))
+    return "a burst of \(count) messages: \(timings.joined(separator: ", "))"
+}
+
+/// A count bumped by callbacks on any thread.
+final class LockedCount: @unchecked Sendable {
+    // @unchecked Sendable: `stored` is only touched under `lock`.
+    private let lock = NSLock()
+    private var stored = 0
+    func increment() { lock.withLock { stored += 1 } }
+    var value: Int { lock.withLock { stored } }
+}
+#endif
 
 /// Step 17 in a unit test's clothes: `StubTransport.stubWebSocket` and a `TestScheduler` run an hour
 /// of a socket (a message a second, a drop every 10 minutes) in virtual time, on any transport setup.

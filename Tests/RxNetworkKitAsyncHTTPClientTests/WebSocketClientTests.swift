@@ -135,6 +135,39 @@ final class WebSocketClientTests: TransportTestCase {
         XCTAssertTrue(recording.messages.value.isEmpty)
     }
 
+    /// `deliversOnConnectionThread`: the messages come on the connection's event loop, not on the
+    /// client's callback queue, all of them, in order.
+    func testMessagesDeliveredOnTheConnectionThreadSkipTheCallbackQueue() throws {
+        server.route(.get, "/feed", .webSocket([.sendMany(count: 1_000, prefix: "m"), .close(code: 1000, reason: "done")]))
+        let callbackQueue = DispatchQueue(label: "test.callbacks")
+        let key = DispatchSpecificKey<Bool>()
+        callbackQueue.setSpecific(key: key, value: true)
+        for inline in [false, true] {
+            let client = RxHTTP.HTTPClient(
+                baseURL: server.baseURL, configuration: .init(timeout: 5, callbackQueue: callbackQueue, retryPolicy: .none),
+                transport: AsyncHTTPClientTransport()
+            )
+            let socket = client.webSocket(
+                path: "/feed", reconnect: .never, options: WebSocketOptions(pingInterval: .infinity, deliversOnConnectionThread: inline)
+            )
+            let onCallbackQueue = LockedBox([Bool]())
+            let (recording, subscription) = record(socket)
+            let threads = socket.messages.subscribe(onNext: { _ in
+                onCallbackQueue.mutate { $0.append(DispatchQueue.getSpecific(key: key) == true) }
+            })
+            XCTAssertEqual(recording.ended.wait(timeout: .now() + 10), .success)
+            subscription.dispose()
+            threads.dispose()
+            XCTAssertEqual(recording.messages.value, (0..<1_000).map { .text("m\($0)") }, "inline: \(inline)")
+            XCTAssertNil(recording.error)
+            XCTAssertEqual(onCallbackQueue.value.count, 1_000)
+            XCTAssertEqual(Set(onCallbackQueue.value), [!inline], "inline: \(inline)")
+            let done = DispatchSemaphore(value: 0)
+            _ = client.shutdown(gracePeriod: 1).subscribe { _ in done.signal() }
+            XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
+        }
+    }
+
     func testACloseForGoodFailsTypedWithTheServersCodeAndReason() throws {
         server.route(.get, "/ws", .webSocket([.close(code: 4001, reason: "banned")]))
         let client = makeClient(.asyncHTTPClient)

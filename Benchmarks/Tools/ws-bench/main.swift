@@ -16,7 +16,8 @@ import RxTesting
 // server's is read from /proc to show it is not the limit. A round that fails is run again.
 //
 //   swift run -j 1 -c release --package-path Benchmarks ws-bench [rounds]
-//   ws-bench only raw|rx text|binary [count]    (one client, one connection, for profilers;
+//   ws-bench only raw|rx|rx-inline text|binary [count]
+//                                               (one client, one connection, for profilers;
 //                                                WS_BENCH_PORT=<port> uses a running `ws-bench serve`)
 //   ws-bench serve                              (prints its port; serves until stdin closes)
 //   WS_BENCH_SERVER=loopback ws-bench only …    (text from RxTesting's LoopbackHTTPServer instead)
@@ -335,18 +336,22 @@ func runRaw(_ workload: Workload, port: Int) -> RoundResult {
 
 // MARK: - RxHTTP client
 
-/// The count of one round; touched only on the client's serial callback queue, and read after the
-/// semaphore that the completion signals (which orders it).
+/// The count of one round; touched by one thread at a time (the client's serial callback queue, or
+/// the connection's event loop with `deliversOnConnectionThread`), and read after the semaphore
+/// that the completion signals (which orders it).
 final class Tally: @unchecked Sendable {
     var count = 0
     var end: Mark?
     var failure: String?
 }
 
-func runRx(_ workload: Workload, client: RxHTTP.HTTPClient) -> RoundResult {
+/// One round through `messages`; `inline`: delivered on the connection's thread
+/// (`WebSocketOptions.deliversOnConnectionThread`) instead of after the hop to the callback queue.
+func runRx(_ workload: Workload, client: RxHTTP.HTTPClient, inline: Bool = false) -> RoundResult {
     let tally = Tally()
     let finished = DispatchSemaphore(value: 0)
-    let socket = client.webSocket(path: workload.path, reconnect: .never, options: WebSocketOptions(pingInterval: .infinity))
+    let options = WebSocketOptions(pingInterval: .infinity, deliversOnConnectionThread: inline)
+    let socket = client.webSocket(path: workload.path, reconnect: .never, options: options)
     let start = Mark.now()
     let subscription = socket.messages.subscribe(
         onNext: { _ in tally.count += 1 },
@@ -443,18 +448,18 @@ func stopServer() {
 
 let rxClient = RxHTTP.HTTPClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!, transport: AsyncHTTPClientTransport())
 
-// `ws-bench only raw|rx text|binary [count]`: one client, one connection, for a profiler.
+// `ws-bench only raw|rx|rx-inline text|binary [count]`: one client, one connection, for a profiler.
 if CommandLine.arguments.dropFirst().first == "only" {
     let arguments = Array(CommandLine.arguments.dropFirst(2))
-    guard arguments.count >= 2, ["raw", "rx"].contains(arguments[0]), ["text", "binary"].contains(arguments[1]) else {
-        print("usage: ws-bench only raw|rx text|binary [count]")
+    guard arguments.count >= 2, ["raw", "rx", "rx-inline"].contains(arguments[0]), ["text", "binary"].contains(arguments[1]) else {
+        print("usage: ws-bench only raw|rx|rx-inline text|binary [count]")
         stopServer()
         exit(1)
     }
     let base = arguments[1] == "text" ? Workload.text : Workload.binary
     let count = arguments.count > 2 ? Int(arguments[2]) ?? base.count : base.count
     let workload = Workload(name: base.name, isBinary: base.isBinary, count: count, size: base.size)
-    let result = arguments[0] == "raw" ? runRaw(workload, port: port) : runRx(workload, client: rxClient)
+    let result = arguments[0] == "raw" ? runRaw(workload, port: port) : runRx(workload, client: rxClient, inline: arguments[0] == "rx-inline")
     print("\(arguments[0]) \(workload.path): \(result.messages) messages in \(fixed(result.seconds, 3)) s, "
         + "\(grouped(result.messagesPerSecond)) msg/s, \(fixed(result.cpuPerMessage * 1e6, 3)) µs CPU per message"
         + (result.failure.map { " — FAILED: \($0)" } ?? ""))
@@ -470,11 +475,12 @@ struct Row {
     let workload: Workload
     let raw: [RoundResult]
     let rx: [RoundResult]
+    let rxInline: [RoundResult]
 }
 
 var rows: [Row] = []
 /// Rounds that failed and were run again, by client: what a failure was is printed as it happens.
-var failures = ["raw": 0, "RxHTTP": 0]
+var failures = ["raw": 0, "RxHTTP": 0, "RxHTTP inline": 0]
 var failed = false
 
 /// Runs one round; a round that fails (a connection lost, a count off) is printed and run again,
@@ -510,13 +516,16 @@ for workload in [Workload.text, Workload.binary] {
     // One warm-up of each (connection pool, first-use allocations, page faults), not counted.
     _ = runRaw(workload, port: port)
     _ = runRx(workload, client: rxClient)
+    _ = runRx(workload, client: rxClient, inline: true)
     var raw: [RoundResult] = []
     var rx: [RoundResult] = []
+    var rxInline: [RoundResult] = []
     for round in 1...rounds {
         raw.append(measuredRound("\(workload.name) round \(round)", "raw") { runRaw(workload, port: port) })
         rx.append(measuredRound("\(workload.name) round \(round)", "RxHTTP") { runRx(workload, client: rxClient) })
+        rxInline.append(measuredRound("\(workload.name) round \(round)", "RxHTTP inline") { runRx(workload, client: rxClient, inline: true) })
     }
-    rows.append(Row(workload: workload, raw: raw, rx: rx))
+    rows.append(Row(workload: workload, raw: raw, rx: rx, rxInline: rxInline))
 }
 print("load average after: \(loadAverage())")
 print("")
@@ -528,18 +537,20 @@ func serverBusy(_ results: [RoundResult]) -> String {
 }
 for row in rows {
     let rawRate = median(row.raw.map(\.messagesPerSecond))
-    let rxRate = median(row.rx.map(\.messagesPerSecond))
     let rawCPU = median(row.raw.map(\.cpuPerMessage)) * 1e6
-    let rxCPU = median(row.rx.map(\.cpuPerMessage)) * 1e6
     let label = "\(row.workload.count.formatted()) × \(row.workload.name)"
     print("| \(label) | raw SwiftNIO | \(grouped(rawRate)) | \(fixed(rawCPU, 3)) | \(serverBusy(row.raw)) | | | |")
-    print("| \(label) | RxHTTP `messages` | \(grouped(rxRate)) | \(fixed(rxCPU, 3)) | \(serverBusy(row.rx)) "
-        + "| **\(fixed(rxRate / rawRate, 2))** | \(fixed(rxCPU / rawCPU, 2)) | ≥ 0.9 \(rxRate / rawRate >= 0.9 ? "✅" : "❌") |")
+    for (client, results) in [("RxHTTP `messages`", row.rx), ("RxHTTP `messages`, `deliversOnConnectionThread`", row.rxInline)] {
+        let rate = median(results.map(\.messagesPerSecond))
+        let cpu = median(results.map(\.cpuPerMessage)) * 1e6
+        print("| \(label) | \(client) | \(grouped(rate)) | \(fixed(cpu, 3)) | \(serverBusy(results)) "
+            + "| **\(fixed(rate / rawRate, 2))** | \(fixed(cpu / rawCPU, 2)) | ≥ 0.9 \(rate / rawRate >= 0.9 ? "✅" : "❌") |")
+    }
 }
 print("")
 print("Medians of \(rounds) rounds; server busy: the server process's CPU time over the round's wall time.")
 print("")
-print("rounds run again after a failure: raw \(failures["raw"] ?? 0), RxHTTP \(failures["RxHTTP"] ?? 0)")
+print("rounds run again after a failure: raw \(failures["raw"] ?? 0), RxHTTP \(failures["RxHTTP"] ?? 0), RxHTTP inline \(failures["RxHTTP inline"] ?? 0)")
 rxClient.shutdown()
 stopServer()
 exit(failed ? 1 : 0)

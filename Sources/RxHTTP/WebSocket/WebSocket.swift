@@ -20,7 +20,8 @@ import RxCore
 /// Messages received while nobody is subscribed are not kept (nothing is connected then).
 ///
 /// - Note: Thread-safe. Messages, states and ends are delivered in order on the client's callback
-///   queue (or `callbackScheduler`).
+///   queue (or `callbackScheduler`), or at once on the thread that produced them with
+///   `WebSocketOptions.deliversOnConnectionThread`.
 public final class WebSocket: Sendable {
     private struct Core: Sendable {
         var machine: WebSocketMachine
@@ -183,7 +184,11 @@ public final class WebSocket: Sendable {
             run(effect)
         }
         if startDrain {
-            client.runOnCallbackContext { [self] in drain() }
+            if options.deliversOnConnectionThread {
+                drain()
+            } else {
+                client.runOnCallbackContext { [self] in drain() }
+            }
         }
     }
 

@@ -174,9 +174,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// its connection over) and on the AsyncHTTPClient's event loop group: the request head is
     /// written as given (`Host` added if missing), TLS for https (the owned configuration's TLS
     /// settings or a borrowed client's `upgradeTLSConfiguration`, else NIO's defaults; SNI unless
-    /// the host is an IP literal). On 101 the connection
-    /// carries raw bytes, the first of them possibly read with the head; on another status the
-    /// body is read (bounded by `options.maxResponseBodySize`) and the connection closed.
+    /// the host is an IP literal). On 101 the connection carries raw bytes, the first of them
+    /// possibly read with the head; on another status the body is read (bounded by
+    /// `options.maxResponseBodySize`) and the connection closed.
     ///
     /// Failures: `.notSent` until the request was written (refused, DNS, TLS handshake),
     /// `.sentWithoutResponse` after, `.invalidResponse` for a malformed answer, `.timedOut` past

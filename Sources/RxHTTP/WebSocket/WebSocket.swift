@@ -304,7 +304,8 @@ public final class WebSocket: Sendable {
         apply { $0.callStarted(generation: generation, Disposables.create { handle.cancel() }) }
     }
 
-    /// Tells subscribers what the outbox holds, batch by batch, on the callback context.
+    /// Tells subscribers what the outbox holds, batch by batch, on the callback context (or on the
+    /// calling thread, with `deliversOnConnectionThread`); one thread at a time (`draining`).
     private func drain() {
         while case let batch = takeQueued(\.outbox, running: \.draining), !batch.isEmpty {
             var delivered = 0

@@ -35,10 +35,11 @@ public struct WebSocketOptions: Sendable {
     ///
     /// The hop wakes the callback queue's thread for nearly every read, which costs more than the
     /// rest of receiving a message: on, a fast subscriber gets 1.5× (32-byte text) to 2.4× (4 KiB
-    /// binary) the messages per second for a third to a half of the CPU (Benchmarks/README.md). Still in order and one at a time; but a
-    /// subscriber that blocks holds the connection (its reads wait: TCP pushes back on the server),
-    /// and one that calls `close` or `send` from `onNext` is told of the close after its `onNext`
-    /// returns. Never block on an event loop; move heavy work away with `observe(on:)`.
+    /// binary) the messages per second for a third to a half of the CPU (Benchmarks/README.md).
+    /// Still in order and one at a time; but a subscriber that blocks holds the connection (its
+    /// reads wait: TCP pushes back on the server), and one that calls `close` or `send` from
+    /// `onNext` is told of the close after its `onNext` returns. Never block on an event loop;
+    /// move heavy work away with `observe(on:)`.
     public var deliversOnConnectionThread: Bool
     /// Headers added to the opening handshake (the client's default headers and authentication
     /// apply as to any request).

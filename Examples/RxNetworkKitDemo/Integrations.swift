@@ -106,18 +106,18 @@ func webSocketDelivery(server: LoopbackHTTPServer) -> String {
     let timings = [false, true].map { inline -> String in
         let socket = client.webSocket(path: "/burst", reconnect: .never,
                                       options: WebSocketOptions(deliversOnConnectionThread: inline))
-        let received = LockedLines()
+        let failures = LockedLines()
         let (outcome, time) = timed { () -> String in
             let ended = DispatchSemaphore(value: 0)
             let counted = LockedCount()
             let subscription = socket.messages.subscribe(
                 onNext: { _ in counted.increment() },
-                onError: { received.append("\($0)"); ended.signal() },
+                onError: { failures.append("\($0)"); ended.signal() },
                 onCompleted: { ended.signal() }
             )
             let finished = ended.wait(timeout: .now() + 10) == .success
             subscription.dispose()
-            return finished && received.lines.isEmpty ? "\(counted.value)" : "failed after \(counted.value)"
+            return finished && failures.lines.isEmpty ? "\(counted.value)" : "failed after \(counted.value)"
         }
         return "\(outcome) in \(ms(time)) \(inline ? "on the connection's thread" : "on the callback queue")"
     }

@@ -65,8 +65,8 @@ final class AsyncHTTPClientTransportTests: TransportTestCase {
         )
         defer { try? borrowed.syncShutdown() }
         for (upgradeTLS, expected) in [(tls, "echo: over tls"), (nil, "failed: transport, notSent")] as [(TLSConfiguration?, String)] {
-            let client = RxHTTP.HTTPClient(
-                baseURL: try XCTUnwrap(URL(string: "https://localhost:\(relay.port)")), configuration: .init(timeout: 5, retryPolicy: .none),
+            let client = makeClient(
+                .asyncHTTPClient, baseURL: URL(string: "https://localhost:\(relay.port)"),
                 transport: AsyncHTTPClientTransport(borrowing: borrowed, upgradeTLSConfiguration: upgradeTLS)
             )
             let socket = client.webSocket(path: "/echo", reconnect: ReconnectPolicy.never)
@@ -87,9 +87,6 @@ final class AsyncHTTPClientTransportTests: TransportTestCase {
             XCTAssertEqual(ended.wait(timeout: .now() + 5), .success)
             XCTAssertEqual(outcome.value, expected)
             subscription.dispose()
-            let done = DispatchSemaphore(value: 0)
-            _ = client.shutdown(gracePeriod: 1).subscribe { _ in done.signal() }
-            XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
         }
     }
 

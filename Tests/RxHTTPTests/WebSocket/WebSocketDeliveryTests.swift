@@ -12,16 +12,21 @@ final class WebSocketDeliveryTests: RxTestCase {
     private let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
     private let callbacks = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
 
-    private func socket(_ stub: StubTransport, inline: Bool) -> WebSocket {
+    /// A socket of a client on a stub whose `/feed` is a WebSocket server; `inline`:
+    /// `deliversOnConnectionThread`.
+    private func socket(inline: Bool) -> (WebSocket, StubWebSocketServer) {
+        let stub = StubTransport(scheduler: scheduler)
+        let server = stub.stubWebSocket(path: "/feed")
         let client = HTTPClient(
             baseURL: URL(string: "https://api.test")!,
             configuration: .init(retryPolicy: RetryPolicy(maxAttempts: 1), callbackScheduler: callbacks, scheduler: scheduler),
             transport: stub
         )
-        return client.webSocket(
+        let socket = client.webSocket(
             path: "/feed", reconnect: .never,
             options: WebSocketOptions(pingInterval: .infinity, closeTimeout: 1, deliversOnConnectionThread: inline, scheduler: scheduler)
         )
+        return (socket, server)
     }
 
     /// Runs the opening handshake: the connection's scheduler, then the callbacks (its answer).
@@ -33,9 +38,7 @@ final class WebSocketDeliveryTests: RxTestCase {
     }
 
     func testByDefaultMessagesWaitForTheCallbackContext() {
-        let stub = StubTransport(scheduler: scheduler)
-        let server = stub.stubWebSocket(path: "/feed")
-        let socket = socket(stub, inline: false)
+        let (socket, server) = socket(inline: false)
         let messages = scheduler.createObserver(WebSocketMessage.self)
         let subscription = socket.messages.subscribe(messages)
         open(socket)
@@ -51,9 +54,7 @@ final class WebSocketDeliveryTests: RxTestCase {
     }
 
     func testOnTheConnectionThreadMessagesStatesAndTheEndArriveAtOnceInOrder() {
-        let stub = StubTransport(scheduler: scheduler)
-        let server = stub.stubWebSocket(path: "/feed")
-        let socket = socket(stub, inline: true)
+        let (socket, server) = socket(inline: true)
         let states = scheduler.createObserver(WebSocketState.self)
         let stateSubscription = socket.state.subscribe(states)
         let messages = scheduler.createObserver(WebSocketMessage.self)
@@ -76,9 +77,7 @@ final class WebSocketDeliveryTests: RxTestCase {
     /// A subscriber that closes the socket from `onNext` is told of the close after that `onNext`
     /// returns, and nothing is delivered twice or out of order.
     func testClosingFromOnNextEndsAfterThatMessage() {
-        let stub = StubTransport(scheduler: scheduler)
-        let server = stub.stubWebSocket(path: "/feed")
-        let socket = socket(stub, inline: true)
+        let (socket, server) = socket(inline: true)
         let log = LockedLog()
         let subscription = socket.messages.subscribe(
             onNext: { message in

@@ -53,12 +53,13 @@ class TransportTestCase: RxTestCase {
     func makeClient(
         _ kind: TransportKind, timeout: TimeInterval = 5, redirectPolicy: RedirectPolicy = .follow,
         maxResponseBodySize: Int = HTTPTransportOptions.defaultMaxResponseBodySize, baseURL: URL? = nil,
-        transport: (any HTTPTransport)? = nil
+        transport: (any HTTPTransport)? = nil, callbackQueue: DispatchQueue? = nil
     ) -> RxHTTP.HTTPClient {
         let client = RxHTTP.HTTPClient(
             baseURL: baseURL ?? server.baseURL,
             configuration: .init(
-                timeout: timeout, retryPolicy: .none, redirectPolicy: redirectPolicy, maxResponseBodySize: maxResponseBodySize
+                timeout: timeout, callbackQueue: callbackQueue, retryPolicy: .none, redirectPolicy: redirectPolicy,
+                maxResponseBodySize: maxResponseBodySize
             ),
             transport: transport ?? kind.make()
         )

@@ -208,6 +208,48 @@ func asyncHTTPClientStarter(url: URL) -> RequestStarter {
     }
 }
 
+/// Raw AsyncHTTPClient whose answer is handed to a serial queue before it is decoded, as the client
+/// delivers on its callback queue: the floor of any client that keeps that contract.
+func asyncHTTPClientHopStarter(url: URL) -> RequestStarter {
+    let client = AsyncHTTPClient.HTTPClient(eventLoopGroup: AsyncHTTPClient.HTTPClient.defaultEventLoopGroup, configuration: asyncHTTPClientConfiguration)
+    let decoder = JSONDecoder()
+    let queue = DispatchQueue(label: "http-bench.hop")
+    let target = url.absoluteString
+    return { done in
+        client.get(url: target, deadline: .now() + .seconds(15)).whenComplete { result in
+            queue.async {
+                guard case .success(let response) = result, response.status == .ok, let body = response.body,
+                      (try? decoder.decode(Person.self, from: Data(body.readableBytesView))) != nil
+                else { return done(false) }
+                done(true)
+            }
+        }
+    }
+}
+
+/// `AsyncHTTPClientTransport` alone (the client's request headers, no client above it), answered on a
+/// serial queue before decoding: what the transport adds to raw AsyncHTTPClient, apart from the client.
+func transportHopStarter(url: URL) -> RequestStarter {
+    let transport = AsyncHTTPClientTransport(configuration: asyncHTTPClientConfiguration)
+    let decoder = JSONDecoder()
+    let queue = DispatchQueue(label: "http-bench.transport")
+    var request = URLRequest(url: url)
+    for (name, value) in RxHTTP.HTTPClient.Configuration().defaultHeaders {
+        request.setValue(value, forHTTPHeaderField: name)
+    }
+    let prepared = request
+    return { done in
+        _ = transport.send(prepared) { result in
+            queue.async {
+                guard case .success(let response) = result, response.statusCode == 200,
+                      (try? decoder.decode(Person.self, from: response.body)) != nil
+                else { return done(false) }
+                done(true)
+            }
+        }
+    }
+}
+
 // MARK: - Main
 
 func startServerProcess() -> (Process, Pipe, UInt16)? {
@@ -294,6 +336,8 @@ let starters: [(String, RequestStarter)] = [
     ("RxHTTP", rxStarter(baseURL: baseURL)),
     ("AsyncHTTPClient", asyncHTTPClientStarter(url: url)),
     ("RxHTTP+AHC", rxStarter(baseURL: baseURL, transport: AsyncHTTPClientTransport(configuration: asyncHTTPClientConfiguration))),
+    ("AHC+hop", asyncHTTPClientHopStarter(url: url)),
+    ("Transport+hop", transportHopStarter(url: url)),
 ]
 let scenarios: [(name: String, count: Int, inFlight: Int)] = [
     ("sequential", 2_000, 1), ("16 in flight", 10_000, 16), ("64 in flight", 10_000, 64),
@@ -373,7 +417,7 @@ if CommandLine.arguments.dropFirst().first == "only" {
     guard arguments.count == 3, let starter = starters.first(where: { $0.0 == arguments[0] })?.1,
           let count = Int(arguments[1]), let inFlight = Int(arguments[2])
     else {
-        print("usage: http-bench only <URLSession|RxHTTP|AsyncHTTPClient|RxHTTP+AHC> <count> <in flight>")
+        print("usage: http-bench only <URLSession|RxHTTP|AsyncHTTPClient|RxHTTP+AHC|AHC+hop|Transport+hop> <count> <in flight>")
         exit(1)
     }
     let result = measure(count: count, inFlight: inFlight, start: starter)
@@ -404,8 +448,8 @@ for round in 1...rounds {
     }
 }
 // Ratios: each RxHTTP column against the raw client under it (same transport), in the same run.
-let rawOf = ["RxHTTP": "URLSession", "RxHTTP+AHC": "AsyncHTTPClient", "AsyncHTTPClient": "URLSession"]
-print("\nMedians over \(rounds) rounds; ratios against the raw client under each (RxHTTP / URLSession, RxHTTP+AHC / AsyncHTTPClient, AsyncHTTPClient / URLSession):")
+let rawOf = ["RxHTTP": "URLSession", "RxHTTP+AHC": "AsyncHTTPClient", "AsyncHTTPClient": "URLSession", "AHC+hop": "AsyncHTTPClient", "Transport+hop": "AsyncHTTPClient"]
+print("\nMedians over \(rounds) rounds; ratios against the raw client under each (RxHTTP / URLSession, RxHTTP+AHC / AsyncHTTPClient, AsyncHTTPClient / URLSession, AHC+hop and Transport+hop / AsyncHTTPClient):")
 print("| scenario | client | req/s | p50 µs | p99 µs | CPU µs/req | req/s ratio | CPU ratio |")
 print("|---|---|--:|--:|--:|--:|--:|--:|")
 let finalMedians = medians

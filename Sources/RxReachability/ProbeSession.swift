@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// What a probing session needs: the target, the cadence and the collaborators.
 struct ProbeConfiguration: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// The shared state behind one `Reachability`: subscribers, the latest status, and the probing
 /// session that runs while there is at least one subscriber.

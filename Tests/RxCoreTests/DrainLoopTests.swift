@@ -1,5 +1,5 @@
 import Dispatch
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 import Synchronization
 import XCTest
 

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 import RxTesting
 import XCTest
 

@@ -16,7 +16,9 @@ extension Observable {
     /// `create` for this package's own adapters whose closure captures values that are not
     /// `Sendable` (RxHTTP's requests: `Any` query values, `any RequestBody`). The closure runs on the
     /// subscribing thread and only reads its copies; making those types `Sendable` is the real fix.
-    package static func createCapturingNonSendable(
+    /// SPI, not API; public and inlinable so that the adapters' modules specialize it.
+    @_spi(RxNetworkKitInternals) @inlinable
+    public static func createCapturingNonSendable(
         _ subscribe: @escaping (AnyObserver<Element>) -> Disposable
     ) -> Observable<Element> {
         AnonymousObservable(subscribe)

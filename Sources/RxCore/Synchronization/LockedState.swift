@@ -4,25 +4,38 @@
 /// observers, plugins or any user code: decide under the lock, return what to do, act after it.
 /// The lock is not recursive. Copies of a `LockedState` share the same state.
 ///
+/// Public as SPI (`@_spi(RxNetworkKitInternals) import RxCore`), not API: the package's other
+/// modules call it on every HTTP call, and only a public `@inlinable` body is specialized in the
+/// caller's module (a `package` one is called as unspecialized generic code, with its metadata
+/// looked up at run time).
+///
 /// - Note: Thread-safe.
-package struct LockedState<State> {
+@_spi(RxNetworkKitInternals)
+public struct LockedState<State> {
     @usableFromInline
     let storage: LockedStorage<State>
 
+    @usableFromInline
+    init(storage: LockedStorage<State>) {
+        self.storage = storage
+    }
+
     /// Creates a box holding `initial`.
-    package static func make(_ initial: State) -> LockedState<State> {
+    @inlinable
+    public static func make(_ initial: State) -> LockedState<State> {
         LockedState(storage: LockedStorage.make(initial))
     }
 
     /// Runs `body` with exclusive access to the state and returns its result.
     @inlinable @inline(__always)
-    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try storage.withLock(body)
     }
 }
 
 @usableFromInline
 final class LockedStorage<State>: ManagedBuffer<State, PlatformLock.Primitive> {
+    @inlinable
     static func make(_ initial: State) -> LockedStorage<State> {
         let buffer = create(minimumCapacity: 1) { _ in initial }
         // `create` is declared to return the base class; the dynamic type is `Self`.

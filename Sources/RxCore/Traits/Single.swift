@@ -19,8 +19,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     }
 
     /// `create` for this package's own adapters whose closure captures values that are not
-    /// `Sendable`; see `Observable.createCapturingNonSendable`.
-    package static func createCapturingNonSendable(
+    /// `Sendable`; see `Observable.createCapturingNonSendable`. SPI, not API; public and inlinable
+    /// so that the adapters' modules specialize it.
+    @_spi(RxNetworkKitInternals) @inlinable
+    public static func createCapturingNonSendable(
         subscribe: @escaping (@escaping SingleObserver) -> Disposable
     ) -> Single<Element> {
         Single(unchecked: Observable.createCapturingNonSendable { observer in

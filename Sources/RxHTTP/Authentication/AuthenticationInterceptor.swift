@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// Authentication as an interceptor, closest to the network: before each attempt of a call that
 /// requires authentication it asks the client's `Authenticator` for a ticket (which may wait for a

@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// Where an `OAuthAuthenticator` keeps its credential between refreshes and restarts.
 ///

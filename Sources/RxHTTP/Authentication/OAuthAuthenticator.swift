@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// OAuth 2.0 bearer authentication with refresh done right: single-flight, every request paused
 /// while it runs, exact replays, rotation that survives restarts.

@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// How an `OAuthAuthenticator` gets a new credential from the current one.
 ///

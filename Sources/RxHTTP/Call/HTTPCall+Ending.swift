@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// How a call ends — delivered, failed, or cut short (cancelled, past its deadline, shut down) — and
 /// the events it emits on the way.

@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// The send action: what happens between the last interceptor and the transport.
 extension HTTPCall {

@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// One call of an `HTTPClient`, from its first attempt to its one delivery: what interceptors see of
 /// it, and the object that runs its `CallStateMachine`.

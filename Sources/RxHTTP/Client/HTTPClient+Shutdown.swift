@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 extension HTTPClient {
     /// Shuts the client down gracefully: refuses new work, stops retries, lets what is in flight

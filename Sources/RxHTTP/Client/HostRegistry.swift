@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 import RxReachability
 
 /// What the client keeps per host (scheme, host and port): the host's `HostGate` (cooldown, retry

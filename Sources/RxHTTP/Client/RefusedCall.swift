@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// A call that failed before it could be built (an invalid URL, header, parameter or time-out):
 /// nothing is sent, and its error is delivered once on the callback queue — or `.cancelled`, if

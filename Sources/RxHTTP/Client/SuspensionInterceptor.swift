@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 import Synchronization
 
 /// The client's `suspend()`/`resume()` as an interceptor, the outermost built-in: while the client

@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// One step of one call of an `HTTPClient` (or of one of its hosts, or its authenticator), as
 /// `HTTPClient.events` reports it.

@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// One exchange of `FaultInjection`: what it holds (timers, the wrapped transport's exchange) and
 /// the one delivery of its result — or, for a stream, its parts up to the last — never after it was

@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// A transport that makes another one fail on purpose — latency, refused and dropped connections,
 /// time-outs, 503 and 429 storms, slow bodies — at a rate, from a seeded random source: to prove a

@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// Passes circuit breaker changes from the host gates to whoever listens (the client's events);
 /// costs a lock read when nobody does.

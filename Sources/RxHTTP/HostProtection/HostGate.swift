@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 import RxReachability
 
 /// Everything a client shares across its requests to one host: the cooldown a `Retry-After` (or a

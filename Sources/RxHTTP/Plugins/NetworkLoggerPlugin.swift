@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// Logs every request and its outcome to a sink: request id, method, URL, status, duration, sizes,
 /// and optionally headers and bodies — never a secret.

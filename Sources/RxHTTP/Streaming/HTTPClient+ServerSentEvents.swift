@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 extension HTTPClient {
     /// One Server-Sent Events connection after another: each connection is a stream call whose body

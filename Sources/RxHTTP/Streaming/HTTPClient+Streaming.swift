@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 extension Reactive where Base: HTTPClient {
     /// The body of `request` as it arrives: one `Data` per chunk the transport hands over.

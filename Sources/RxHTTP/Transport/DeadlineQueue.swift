@@ -1,5 +1,5 @@
 import Dispatch
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// Something with a deadline in a `DeadlineQueue`.
 protocol DeadlineExpiring: AnyObject, Sendable {

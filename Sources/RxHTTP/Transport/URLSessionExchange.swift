@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// One request/response exchange of `URLSessionTransport`: checks the response's framing and size
 /// as it arrives, decides about redirects, holds the time-out in the transport's `DeadlineQueue`,

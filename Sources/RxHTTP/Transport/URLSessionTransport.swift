@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// The default transport: a `URLSession` set up for long-running daemons.
 ///

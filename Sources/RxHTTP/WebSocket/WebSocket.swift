@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// A WebSocket (RFC 6455) of an `HTTPClient` that keeps itself connected: made by
 /// `client.webSocket(path:protocols:reconnect:options:)`.

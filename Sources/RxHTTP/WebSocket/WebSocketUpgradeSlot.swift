@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// Where the call that opens a WebSocket leaves the connection a 101 handed over, for the socket to
 /// take when the call delivers: whoever ends last closes it, so that no race between the answer

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// One probe of `TCPConnectProbe`: resolution, parallel non-blocking connects, deadline.
 ///

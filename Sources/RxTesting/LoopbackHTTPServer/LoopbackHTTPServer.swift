@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// A scriptable HTTP/1.1 server on 127.0.0.1 that tests start themselves, so nothing reaches the internet.
 ///

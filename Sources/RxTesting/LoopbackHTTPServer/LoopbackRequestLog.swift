@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// What a `LoopbackHTTPServer` has seen: the most recent `limit` parsed requests in arrival order,
 /// and how many connections it accepted. It outlives stop and restart; `reset()` empties it.

@@ -1,4 +1,4 @@
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// The route table of a `LoopbackHTTPServer`: which response each method and path gets.
 ///

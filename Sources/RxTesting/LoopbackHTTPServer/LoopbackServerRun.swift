@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// One run of a `LoopbackHTTPServer`, from `start()` to `stop()`: the listening socket, the accept
 /// thread, one thread per open connection, and a wake-up pipe that interrupts every wait on `stop()`.

@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 import RxHTTP
 
 /// A transport for unit tests: answers from canned `StubResponse`s, records what was sent, and

@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 import RxHTTP
 
 /// The server end of the WebSockets a `StubTransport` accepts (`stub.stubWebSocket(path:)`): unit

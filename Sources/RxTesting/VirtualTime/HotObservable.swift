@@ -1,4 +1,4 @@
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// A testable observable whose events happen at absolute ticks, scheduled when it is created, and
 /// go to whoever is subscribed at that moment (in subscription order).

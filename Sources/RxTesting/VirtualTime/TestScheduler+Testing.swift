@@ -1,4 +1,4 @@
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 extension TestScheduler {
     /// Creates an observer that records events with this scheduler's clock.

@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// A scheduler in virtual time, for testing time-based code in milliseconds of real time.
 ///

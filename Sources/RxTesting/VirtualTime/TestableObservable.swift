@@ -1,4 +1,4 @@
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// A scripted observable for tests: sends `recordedEvents` in virtual time and logs every
 /// subscription (subscribe and dispose ticks) in `subscriptions`.

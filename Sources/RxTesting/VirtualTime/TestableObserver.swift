@@ -1,4 +1,4 @@
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// An observer that records every event it receives with the tick of its `TestScheduler`.
 ///

@@ -1,4 +1,4 @@
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// Periodic work in virtual time: run `n` is due at `origin + ticks(startAfter + n * period)`,
 /// computed from the origin each time so that rounding never drifts.

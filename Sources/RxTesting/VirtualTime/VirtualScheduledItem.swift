@@ -1,4 +1,4 @@
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// One action waiting in a `TestScheduler`: runs at most once, never after dispose; disposing it
 /// while it waits removes it from the scheduler at once (releasing what its action captured), and

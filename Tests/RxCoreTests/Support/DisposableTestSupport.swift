@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// Records, in order, which disposables were disposed; shared by the disposables under test.
 ///

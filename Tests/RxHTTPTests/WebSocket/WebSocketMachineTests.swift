@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+@_spi(RxNetworkKitInternals) import RxCore
 @testable import RxHTTP
 import XCTest
 

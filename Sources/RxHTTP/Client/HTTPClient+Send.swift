@@ -154,6 +154,13 @@ extension HTTPClient {
             timeout = configuration.timeout
         }
         var headers = HeaderFields.merging(configuration.defaultHeaders, parts.headers)
+        // Every header is checked: the defaults once, when the client was made (unless one of them
+        // failed, then all of them here), the request's own and the body's type on each request.
+        if defaultHeadersAreValid {
+            try HeaderValidation.validate(parts.headers, url: url)
+        } else {
+            try HeaderValidation.validate(headers, url: url)
+        }
         var bodyData: Data?
         if let body = parts.body {
             let encoded: HTTPBody?
@@ -171,11 +178,11 @@ extension HTTPClient {
             if let encoded {
                 bodyData = encoded.data
                 if let contentType = encoded.contentType, HeaderFields.value("Content-Type", in: headers) == nil {
+                    try HeaderValidation.validate(["Content-Type": contentType], url: url)
                     headers["Content-Type"] = contentType
                 }
             }
         }
-        try HeaderValidation.validate(headers, url: url)
         var request = URLRequest(url: url, timeoutInterval: timeout)
         // URLRequest setters copy the request on Linux: only the ones that change something.
         if parts.method != .get {

@@ -62,6 +62,9 @@ public final class HTTPClient: Sendable {
     public let reachability: Reachability?
 
     let baseURLError: HTTPClientError?
+    /// Whether `configuration.defaultHeaders` passed `HeaderValidation` (checked once, here): then
+    /// a request checks only the headers it adds.
+    let defaultHeadersAreValid: Bool
     /// `baseURL` taken apart once, or nil when it is nil or cannot be parsed (`baseURLError`).
     let parsedBaseURL: URLBuilder.Base?
     let callbackQueue: DispatchQueue
@@ -171,6 +174,7 @@ public final class HTTPClient: Sendable {
             baseURLError = error
         }
         self.configuration = configuration
+        self.defaultHeadersAreValid = (try? HeaderValidation.validate(configuration.defaultHeaders, url: nil)) != nil
         self.plugins = plugins
         self.authenticator = authenticator
         self.clock = configuration.scheduler

@@ -45,29 +45,60 @@ enum PercentEncoding {
     }
 
     private static func encode(_ text: String, keepingEscapes: Bool, allowed: (UInt8) -> Bool) -> String {
-        let bytes = Array(text.utf8)
-        var result = ""
-        result.reserveCapacity(bytes.count)
+        var text = text
+        let escaped = text.withUTF8 { bytes -> String? in
+            // Most paths, keys and values need no escape: one pass finds out, and the text is kept.
+            guard let first = firstByteToEscape(bytes, keepingEscapes: keepingEscapes, allowed: allowed) else {
+                return nil
+            }
+            var result: [UInt8] = []
+            result.reserveCapacity(bytes.count + 16)
+            result.append(contentsOf: bytes[..<first])
+            var index = first
+            while index < bytes.count {
+                let byte = bytes[index]
+                if keepingEscapes, isEscape(bytes, at: index) {
+                    result.append(contentsOf: bytes[index..<index + 3])
+                    index += 3
+                    continue
+                }
+                if allowed(byte) {
+                    result.append(byte)
+                } else {
+                    result.append(0x25)
+                    result.append(hexDigits[Int(byte >> 4)])
+                    result.append(hexDigits[Int(byte & 0x0F)])
+                }
+                index += 1
+            }
+            return String(decoding: result, as: UTF8.self)
+        }
+        return escaped ?? text
+    }
+
+    /// The index of the first byte `encode` would change, or nil when the text stays as it is.
+    private static func firstByteToEscape(
+        _ bytes: UnsafeBufferPointer<UInt8>, keepingEscapes: Bool, allowed: (UInt8) -> Bool
+    ) -> Int? {
         var index = 0
         while index < bytes.count {
-            let byte = bytes[index]
-            if byte == 0x25, keepingEscapes, index + 2 < bytes.count,
-               isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) {
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-                result.unicodeScalars.append(Unicode.Scalar(bytes[index + 1]))
-                result.unicodeScalars.append(Unicode.Scalar(bytes[index + 2]))
+            if keepingEscapes, isEscape(bytes, at: index) {
                 index += 3
                 continue
             }
-            if allowed(byte) {
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                appendEscape(byte, to: &result)
-            }
+            if !allowed(bytes[index]) { return index }
             index += 1
         }
-        return result
+        return nil
     }
+
+    /// Whether a valid `%XX` escape starts at `index`.
+    private static func isEscape(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        bytes[index] == 0x25 && index + 2 < bytes.count && isHexDigit(bytes[index + 1]) && isHexDigit(bytes[index + 2])
+    }
+
+    /// `0`–`9`, `A`–`F` as ASCII bytes.
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     private static func appendEscape(_ byte: UInt8, to result: inout String) {
         let hex: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "E", "F"]

@@ -92,23 +92,28 @@ enum URLBuilder {
                 url: base.url
             )
         }
-        var joinedPath = basePath
-        let relative = String(pathPart.drop { $0 == "/" })
-        if !relative.isEmpty || pathPart.hasSuffix("/") || joinedPath.isEmpty {
-            joinedPath += "/" + PercentEncoding.encodePath(relative)
+        let relative = String(Substring(pathPart.utf8.drop { $0 == UInt8(ascii: "/") }))
+        var text = origin
+        text.reserveCapacity(origin.utf8.count + basePath.utf8.count + pathPart.utf8.count + 1)
+        text += basePath
+        if !relative.isEmpty || pathPart.utf8.last == UInt8(ascii: "/") || basePath.isEmpty {
+            text += "/"
+            text += PercentEncoding.encodePath(relative)
         }
-
-        var queryParts: [String] = []
-        if let baseQuery, !baseQuery.isEmpty { queryParts.append(baseQuery) }
-        if let pathQuery, !pathQuery.isEmpty { queryParts.append(PercentEncoding.encodeQuery(pathQuery)) }
+        var separator = "?"
+        func appendQueryPart(_ part: String) {
+            text += separator
+            text += part
+            separator = "&"
+        }
+        if let baseQuery, !baseQuery.isEmpty { appendQueryPart(baseQuery) }
+        if let pathQuery, !pathQuery.isEmpty { appendQueryPart(PercentEncoding.encodeQuery(pathQuery)) }
         for (name, value) in parameters {
-            queryParts.append(PercentEncoding.encodeQueryComponent(name) + "=" + PercentEncoding.encodeQueryComponent(value))
+            appendQueryPart(PercentEncoding.encodeQueryComponent(name) + "=" + PercentEncoding.encodeQueryComponent(value))
         }
-        var text = origin + joinedPath
-        if !queryParts.isEmpty {
-            text += "?" + queryParts.joined(separator: "&")
-        }
-        guard let url = URL(string: text), url.host != nil else {
+        // The origin (scheme, host, port) was checked when the base was parsed and the path is
+        // percent-encoded, so the host cannot change here: only Foundation's parse is left to fail.
+        guard let url = URL(string: text) else {
             throw HTTPClientError(.invalidRequest, message: "cannot build a URL from path \(HeaderValidation.escaped(path))", url: base.url)
         }
         return url
@@ -145,8 +150,8 @@ enum URLBuilder {
 
     /// Splits at the first `?`: the path and its query, if any.
     private static func split(_ path: String) -> (String, String?) {
-        let scalars = path.unicodeScalars
-        guard let mark = scalars.firstIndex(of: "?") else { return (path, nil) }
-        return (String(scalars[..<mark]), String(scalars[scalars.index(after: mark)...]))
+        let bytes = path.utf8
+        guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return (path, nil) }
+        return (String(Substring(bytes[..<mark])), String(Substring(bytes[bytes.index(after: mark)...])))
     }
 }

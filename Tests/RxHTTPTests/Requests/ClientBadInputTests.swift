@@ -73,6 +73,35 @@ final class ClientBadInputTests: LoopbackClientTestCase {
         XCTAssertEqual(server.acceptedConnectionCount, 0)
     }
 
+    func testABadDefaultHeaderFailsEveryRequestUnlessTheRequestReplacesIt() {
+        server.route(.any, "/*", .json("{}"))
+        let client = makeClient(defaultHeaders: ["Accept": "application/json", "X-Tenant": "a\r\nX-Injected: 1"])
+        for _ in 0..<2 {
+            let single: Single<JSONValue> = client.rx.requestObject(path: "/h")
+            let error = failure(result(of: single))
+            XCTAssertEqual(error?.code, .invalidRequest)
+            XCTAssertTrue(error?.description.contains("X-Tenant") ?? false, error?.description ?? "")
+            XCTAssertFalse(error?.description.contains("X-Injected") ?? true, "the value is not echoed")
+        }
+        XCTAssertTrue(server.requests.isEmpty, "the server saw \(server.requests)")
+        // The request's own header of the same name (in another case) replaces the bad default.
+        let replaced: Single<JSONValue> = client.rx.requestObject(path: "/h", headers: ["x-tenant": "b"])
+        XCTAssertNotNil(try? result(of: replaced)?.get())
+        XCTAssertEqual(server.requests.first?.headers["x-tenant"], "b")
+    }
+
+    func testABodyTypeWithCRLFIsRefusedBeforeSending() {
+        server.route(.any, "/*", .json("{}"))
+        struct Upload: Request {
+            typealias Response = JSONValue
+            var path: String { "/h" }
+            var method: HTTPMethod { .post }
+            var body: any RequestBody { RawBody(Data("x".utf8), contentType: "text/plain\r\nX-Injected: 1") }
+        }
+        XCTAssertEqual(failure(result(of: makeClient().rx.request(Upload())))?.code, .invalidRequest)
+        XCTAssertTrue(server.requests.isEmpty)
+    }
+
     func testInvalidMethodAndBaseURL() {
         let client = makeClient()
         let method: Single<JSONValue> = client.rx.requestObject(path: "/x", method: HTTPMethod("GET /evil"))

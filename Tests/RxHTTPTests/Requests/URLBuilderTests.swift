@@ -34,6 +34,62 @@ final class URLBuilderTests: XCTestCase {
         XCTAssertEqual(try url("https://h.test", "/s?x=1#frag"), "https://h.test/s?x=1%23frag")
     }
 
+    func testTheBaseQueryThePathQueryAndParametersJoinInThatOrder() throws {
+        XCTAssertEqual(try url("https://h.test/v1?key=k", "/items?sort=name", [("page", "2")]),
+                       "https://h.test/v1/items?key=k&sort=name&page=2")
+        XCTAssertEqual(try url("https://h.test/v1?key=k", "/items"), "https://h.test/v1/items?key=k")
+        XCTAssertEqual(try url("https://h.test/v1?key=k", "", [("a", "1")]), "https://h.test/v1?key=k&a=1")
+    }
+
+    func testAPathOfSlashesOnlyKeepsOneTrailingSlash() throws {
+        XCTAssertEqual(try url("https://h.test/v1", "///"), "https://h.test/v1/")
+        XCTAssertEqual(try url("https://h.test", "/"), "https://h.test/")
+        XCTAssertEqual(try url("https://h.test/v1", "?q=1"), "https://h.test/v1?q=1")
+    }
+
+    /// The encoders against a plain byte-by-byte one written from RFC 3986, on random strings
+    /// rich in `%`, hex digits, delimiters and multi-byte characters.
+    func testPercentEncodingMatchesAByteByByteReference() {
+        func reference(_ text: String, keepingEscapes: Bool, allowed: (UInt8) -> Bool) -> String {
+            let bytes = Array(text.utf8)
+            var out = ""
+            var index = 0
+            func hex(_ byte: UInt8) -> Bool {
+                (48...57).contains(byte) || (65...70).contains(byte) || (97...102).contains(byte)
+            }
+            while index < bytes.count {
+                if keepingEscapes, bytes[index] == 37, index + 2 < bytes.count, hex(bytes[index + 1]), hex(bytes[index + 2]) {
+                    out += String(decoding: bytes[index...index + 2], as: UTF8.self)
+                    index += 3
+                } else if allowed(bytes[index]) {
+                    out += String(UnicodeScalar(bytes[index]))
+                    index += 1
+                } else {
+                    out += String(format: "%%%02X", bytes[index])
+                    index += 1
+                }
+            }
+            return out
+        }
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+        let subDelims = Set("!$&'()*+,;=".utf8)
+        let pchar: (UInt8) -> Bool = { unreserved.contains($0) || subDelims.contains($0) || $0 == 58 || $0 == 64 }
+        let alphabet = Array("%%%2eAaF0f9g/?#&=+ :@[]!~-_.\r\n\u{0}\u{7F}üé日😀%2F%zz".map { String($0) })
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 0...12, using: &generator)
+            let text = (0..<length).map { _ in alphabet.randomElement(using: &generator) ?? "" }.joined()
+            XCTAssertEqual(PercentEncoding.encodePath(text), reference(text, keepingEscapes: true) { pchar($0) || $0 == 47 }, text.debugDescription)
+            XCTAssertEqual(PercentEncoding.encodeQuery(text), reference(text, keepingEscapes: true) { pchar($0) || $0 == 47 || $0 == 63 }, text.debugDescription)
+            XCTAssertEqual(PercentEncoding.encodeQueryComponent(text), reference(text, keepingEscapes: false) { unreserved.contains($0) }, text.debugDescription)
+            XCTAssertEqual(
+                PercentEncoding.encodePathSegment(text),
+                reference(text, keepingEscapes: false) { unreserved.contains($0) || (subDelims.contains($0) && $0 != 43) },
+                text.debugDescription
+            )
+        }
+    }
+
     func testEscapesParameterKeysAndValuesFully() throws {
         let result = try url("https://h.test", "/p", [("a b", "1+1=2&c"), ("ü", "#?/")])
         XCTAssertEqual(result, "https://h.test/p?a%20b=1%2B1%3D2%26c&%C3%BC=%23%3F%2F")

@@ -20,20 +20,54 @@ enum RateLimitHeaders {
 
     /// The status the headers state, if any; `now` (wall clock) turns an epoch reset into a delta.
     static func status(in headers: [String: String], now: Date) -> Status? {
-        if let value = HeaderFields.value("RateLimit", in: headers), let status = parseRateLimitField(value) {
+        // This runs on every answer, and most say nothing of a rate limit: one pass over the names
+        // finds the fields (by length first), instead of a lookup per field name.
+        let fields = Fields(headers)
+        if let value = fields.rateLimit, let status = parseRateLimitField(value) {
             return status
         }
-        if let remaining = number(HeaderFields.value("RateLimit-Remaining", in: headers)) {
-            return Status(remaining: clamp(remaining), resetAfter: number(HeaderFields.value("RateLimit-Reset", in: headers)))
+        if let remaining = number(fields.remaining) {
+            return Status(remaining: clamp(remaining), resetAfter: number(fields.reset))
         }
-        if let remaining = number(HeaderFields.value("X-RateLimit-Remaining", in: headers)) {
-            var reset = number(HeaderFields.value("X-RateLimit-Reset-After", in: headers))
-            if reset == nil, let stated = number(HeaderFields.value("X-RateLimit-Reset", in: headers)) {
+        if let remaining = number(fields.legacyRemaining) {
+            var reset = number(fields.legacyResetAfter)
+            if reset == nil, let stated = number(fields.legacyReset) {
                 reset = delta(fromResetValue: stated, now: now)
             }
             return Status(remaining: clamp(remaining), resetAfter: reset)
         }
         return nil
+    }
+
+    /// The rate-limit fields of a header dictionary, names compared as `HeaderFields.value` does
+    /// (ASCII case folded; a name spelled exactly as here wins over another spelling).
+    private struct Fields {
+        var rateLimit: String?
+        var remaining: String?
+        var reset: String?
+        var legacyRemaining: String?
+        var legacyResetAfter: String?
+        var legacyReset: String?
+
+        init(_ headers: [String: String]) {
+            var exact: Set<String> = []
+            for (name, value) in headers {
+                let canonical: String
+                let field: WritableKeyPath<Fields, String?>
+                switch name.utf8.count {
+                case 9: (canonical, field) = ("RateLimit", \.rateLimit)
+                case 19: (canonical, field) = ("RateLimit-Remaining", \.remaining)
+                case 15: (canonical, field) = ("RateLimit-Reset", \.reset)
+                case 21: (canonical, field) = ("X-RateLimit-Remaining", \.legacyRemaining)
+                case 23: (canonical, field) = ("X-RateLimit-Reset-After", \.legacyResetAfter)
+                case 17: (canonical, field) = ("X-RateLimit-Reset", \.legacyReset)
+                default: continue
+                }
+                guard HeaderFields.equalsIgnoringASCIICase(name, canonical), !exact.contains(canonical) else { continue }
+                if name == canonical { exact.insert(canonical) }
+                self[keyPath: field] = value
+            }
+        }
     }
 
     /// `X-RateLimit-Reset` as seconds from now: above 10^12 epoch milliseconds, above 10^9 epoch

@@ -143,6 +143,20 @@ final class RateLimitTests: VirtualTimeClientTestCase {
         XCTAssertEqual(status(["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1600000000"]), .init(remaining: 0, resetAfter: 0), "a reset in the past")
     }
 
+    func testNamesAreReadInAnyCaseAmongOtherHeaders() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let headers = [
+            "Content-Type": "application/json", "x-ratelimit-remaining": "0", "X-RATELIMIT-RESET-AFTER": "4",
+            "Content-Length": "2", "Date": "Tue, 14 Nov 2023 22:13:20 GMT", "Cache-Control": "no-store",
+        ]
+        XCTAssertEqual(RateLimitHeaders.status(in: headers, now: now), .init(remaining: 0, resetAfter: 4))
+        XCTAssertEqual(
+            RateLimitHeaders.status(in: ["ratelimit-remaining": "9", "RateLimit-Remaining": "0", "ratelimit-reset": "3"], now: now),
+            .init(remaining: 0, resetAfter: 3), "the exact spelling wins over another one"
+        )
+        XCTAssertNil(RateLimitHeaders.status(in: ["Content-Type": "text/plain", "X-RateLimit-Limit": "100", "RateLimit-Policy": "10;w=1"], now: now))
+    }
+
     func testGarbageSaysNothing() {
         let now = Date()
         for garbage in ["", "r=", "-1", "1e9", "remaining=abc", #""x";r=-3;t=2"#, String(repeating: "9", count: 40), "\u{0}\u{1}",

@@ -96,7 +96,9 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
     private func send(_ request: URLRequest) {
         let converted: AsyncHTTPClient.HTTPClient.Request
         do {
-            converted = try RequestConversion.request(from: request, offeringCompression: offersCompression)
+            converted = try RequestConversion.request(
+                from: request, offeringCompression: offersCompression, headersAreChecked: options.headersAreChecked
+            )
         } catch {
             finish(.failure(error), cancelling: nil)
             return

@@ -12,14 +12,20 @@ import NIOHTTP1
 enum RequestConversion {
     /// AsyncHTTPClient's request for `request`.
     ///
+    /// - Parameter headersAreChecked: The headers passed `HeaderValidation` already (the client's
+    ///   requests): not checked again.
     /// - Throws: `HTTPClientError(.invalidRequest)` (nothing sent) for a URL AsyncHTTPClient cannot
     ///   send, a method that is not a token, or a header with CR, LF or another forbidden byte.
-    static func request(from request: URLRequest, offeringCompression: Bool) throws -> AsyncHTTPClient.HTTPClient.Request {
+    static func request(
+        from request: URLRequest, offeringCompression: Bool, headersAreChecked: Bool = false
+    ) throws -> AsyncHTTPClient.HTTPClient.Request {
         guard let url = request.url else {
             throw RxHTTP.HTTPClientError(.invalidRequest, message: "the request has no URL", phase: .notSent)
         }
         let fields = request.allHTTPHeaderFields ?? [:]
-        try HeaderValidation.validate(fields, url: url)
+        if !headersAreChecked {
+            try HeaderValidation.validate(fields, url: url)
+        }
         var headers = HTTPHeaders()
         headers.reserveCapacity(fields.count + 1)
         var hasAcceptEncoding = false
@@ -98,10 +104,9 @@ enum RequestConversion {
         var result: [String: String] = [:]
         result.reserveCapacity(headers.count)
         for (name, value) in headers {
-            if let existing = result[name] {
+            // One hash lookup per field; a second only for a repeated name.
+            if let existing = result.updateValue(value, forKey: name) {
                 result[name] = existing + ", " + value
-            } else {
-                result[name] = value
             }
         }
         return result

@@ -201,9 +201,11 @@ public final class HTTPClient: Sendable {
             .afterCache: (signed.dropping(first: afterCache), unsigned.dropping(first: afterCache)),
             .afterCoalescing: (signed.dropping(first: afterCoalescing), unsigned.dropping(first: afterCoalescing)),
         ]
-        self.transportOptions = HTTPTransportOptions(
+        var transportOptions = HTTPTransportOptions(
             redirectPolicy: configuration.redirectPolicy, maxResponseBodySize: configuration.maxResponseBodySize
         )
+        transportOptions.headersAreChecked = true
+        self.transportOptions = transportOptions
         let callbackQueue = configuration.callbackQueue ?? DispatchQueue(label: "RxHTTP.HTTPClient.callbacks")
         self.callbackQueue = callbackQueue
         if let transport {

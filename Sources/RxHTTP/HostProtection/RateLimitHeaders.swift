@@ -20,18 +20,27 @@ enum RateLimitHeaders {
 
     /// The status the headers state, if any; `now` (wall clock) turns an epoch reset into a delta.
     static func status(in headers: [String: String], now: Date) -> Status? {
-        // This runs on every answer, and most say nothing of a rate limit: one pass over the names
-        // finds the fields (by length first), instead of a lookup per field name.
-        let fields = Fields(headers)
-        if let value = fields.rateLimit, let status = parseRateLimitField(value) {
+        // This runs on every answer, and most say nothing of a rate limit: one pass over the names.
+        var rateLimit, remaining, reset, legacyRemaining, legacyResetAfter, legacyReset: String?
+        fieldNames.forEachValue(in: headers) { index, value in
+            switch index {
+            case 0: rateLimit = value
+            case 1: remaining = value
+            case 2: reset = value
+            case 3: legacyRemaining = value
+            case 4: legacyResetAfter = value
+            default: legacyReset = value
+            }
+        }
+        if let rateLimit, let status = parseRateLimitField(rateLimit) {
             return status
         }
-        if let remaining = number(fields.remaining) {
-            return Status(remaining: clamp(remaining), resetAfter: number(fields.reset))
+        if let remaining = number(remaining) {
+            return Status(remaining: clamp(remaining), resetAfter: number(reset))
         }
-        if let remaining = number(fields.legacyRemaining) {
-            var reset = number(fields.legacyResetAfter)
-            if reset == nil, let stated = number(fields.legacyReset) {
+        if let remaining = number(legacyRemaining) {
+            var reset = number(legacyResetAfter)
+            if reset == nil, let stated = number(legacyReset) {
                 reset = delta(fromResetValue: stated, now: now)
             }
             return Status(remaining: clamp(remaining), resetAfter: reset)
@@ -39,36 +48,11 @@ enum RateLimitHeaders {
         return nil
     }
 
-    /// The rate-limit fields of a header dictionary, names compared as `HeaderFields.value` does
-    /// (ASCII case folded; a name spelled exactly as here wins over another spelling).
-    private struct Fields {
-        var rateLimit: String?
-        var remaining: String?
-        var reset: String?
-        var legacyRemaining: String?
-        var legacyResetAfter: String?
-        var legacyReset: String?
-
-        init(_ headers: [String: String]) {
-            var exact: Set<String> = []
-            for (name, value) in headers {
-                let canonical: String
-                let field: WritableKeyPath<Fields, String?>
-                switch name.utf8.count {
-                case 9: (canonical, field) = ("RateLimit", \.rateLimit)
-                case 19: (canonical, field) = ("RateLimit-Remaining", \.remaining)
-                case 15: (canonical, field) = ("RateLimit-Reset", \.reset)
-                case 21: (canonical, field) = ("X-RateLimit-Remaining", \.legacyRemaining)
-                case 23: (canonical, field) = ("X-RateLimit-Reset-After", \.legacyResetAfter)
-                case 17: (canonical, field) = ("X-RateLimit-Reset", \.legacyReset)
-                default: continue
-                }
-                guard HeaderFields.equalsIgnoringASCIICase(name, canonical), !exact.contains(canonical) else { continue }
-                if name == canonical { exact.insert(canonical) }
-                self[keyPath: field] = value
-            }
-        }
-    }
+    /// The fields read, in the order `status(in:now:)` indexes them.
+    private static let fieldNames = HeaderFieldNames(
+        "RateLimit", "RateLimit-Remaining", "RateLimit-Reset",
+        "X-RateLimit-Remaining", "X-RateLimit-Reset-After", "X-RateLimit-Reset"
+    )
 
     /// `X-RateLimit-Reset` as seconds from now: above 10^12 epoch milliseconds, above 10^9 epoch
     /// seconds (2001 on), else already a delta.

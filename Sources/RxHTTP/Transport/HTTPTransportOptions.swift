@@ -20,6 +20,10 @@ public struct HTTPTransportOptions: Sendable, Hashable {
     /// Header names (besides `Authorization`, `Proxy-Authorization` and `Cookie`) that carry
     /// credentials and are removed when a redirect leaves the request's origin.
     public var credentialHeaderNames: Set<String>
+    /// Set by `HTTPClient`, which checks every header name and value (`HeaderValidation`) before a
+    /// request reaches its transport: a transport that checks them too may skip that. False for
+    /// anyone else's options. SPI for the package's transports, not API.
+    @_spi(TransportSupport) public var headersAreChecked = false
 
     /// Creates options; every parameter has the default described on its property.
     public init(

@@ -21,16 +21,30 @@ public struct ResponseFraming: Sendable, Equatable {
 
     /// Validates the framing headers of a response.
     public static func validate(headers: [String: String], statusCode: Int, method: String?, url: URL?) throws(HTTPClientError) -> ResponseFraming {
-        let lengthField = HeaderFields.value("Content-Length", in: headers)
+        var lengthField, encodingField, transferEncoding: String?
+        framingFieldNames.forEachValue(in: headers) { index, value in
+            switch index {
+            case 0: lengthField = value
+            case 1: encodingField = value
+            default: transferEncoding = value
+            }
+        }
         let isHead = method.map { HeaderFields.equalsIgnoringASCIICase($0, "HEAD") } ?? false
         let hasNoBody = isHead || (100..<200).contains(statusCode) || statusCode == 204 || statusCode == 304
-        let encoding = HeaderFields.value("Content-Encoding", in: headers)?.trimmingCharacters(in: .whitespaces).lowercased()
+        let encoding = encodingField?.trimmingCharacters(in: .whitespaces).lowercased()
         let isContentEncoded = !(encoding?.isEmpty ?? true) && encoding != "identity"
         guard let lengthField else {
             return ResponseFraming(contentLength: nil, isContentEncoded: isContentEncoded, hasNoBody: hasNoBody)
         }
-        if HeaderFields.value("Transfer-Encoding", in: headers) != nil {
+        if transferEncoding != nil {
             throw invalid("the response has both Content-Length and Transfer-Encoding", statusCode, headers, url)
+        }
+        if !lengthField.utf8.contains(UInt8(ascii: ",")) {
+            // The usual single value: no list to split.
+            guard let length = parseLength(lengthField) else {
+                throw invalid("the response's Content-Length \(HeaderValidation.escaped(String(lengthField.prefix(64)))) is not a valid length", statusCode, headers, url)
+            }
+            return ResponseFraming(contentLength: length, isContentEncoded: isContentEncoded, hasNoBody: hasNoBody)
         }
         var length: Int64?
         for part in lengthField.split(separator: ",", omittingEmptySubsequences: false) {
@@ -44,6 +58,9 @@ public struct ResponseFraming: Sendable, Equatable {
         }
         return ResponseFraming(contentLength: length, isContentEncoded: isContentEncoded, hasNoBody: hasNoBody)
     }
+
+    /// The fields `validate(headers:statusCode:method:url:)` reads, in the order it indexes them.
+    private static let framingFieldNames = HeaderFieldNames("Content-Length", "Content-Encoding", "Transfer-Encoding")
 
     /// Checks a complete body against the announced length: a shorter body means the connection
     /// closed mid-response, a `.transport` failure (phase `.responded`) as when the transport itself

@@ -47,6 +47,25 @@ final class HeaderValidationTests: XCTestCase {
         XCTAssertEqual(HeaderFields.merging(["Accept": "x", "A": "1"], ["accept": "y"]), ["accept": "y", "A": "1"])
     }
 
+    func testSeveralFieldsAreFoundInOnePassAsEachLookupFindsThem() {
+        let headers = [
+            "content-length": "12", "Content-Type": "a", "CONTENT-TYPE": "b", "X-\u{130}d": "c", "Transfer-Encoding": "chunked",
+        ]
+        let names = ["Content-Length", "Content-Type", "x-id", "Transfer-Encoding", "Content-Encoding"]
+        func values(_ fieldNames: HeaderFieldNames, _ headers: [String: String], count: Int) -> [String?] {
+            var found = [String?](repeating: nil, count: count)
+            fieldNames.forEachValue(in: headers) { index, value in found[index] = value }
+            return found
+        }
+        let found = values(HeaderFieldNames("Content-Length", "Content-Type", "x-id", "Transfer-Encoding", "Content-Encoding"), headers, count: 5)
+        XCTAssertEqual(found, names.map { HeaderFields.value($0, in: headers) })
+        XCTAssertEqual(found, ["12", "a", nil, "chunked", nil], "the exact spelling wins; no Unicode folding")
+        XCTAssertEqual(values(HeaderFieldNames("A"), [:], count: 1), [nil])
+        let nine = values(HeaderFieldNames("A", "B", "C", "D", "E", "F", "G", "H", "I"), ["I": "1", "H": "2"], count: 9)
+        XCTAssertEqual(nine[7], "2")
+        XCTAssertNil(nine[8], "eight names at most")
+    }
+
     func testHeaderLookupFoldsASCIICaseOnly() {
         let headers = ["Content-Type": "a", "X-\u{130}d": "b"]
         XCTAssertEqual(HeaderFields.value("content-type", in: headers), "a")

@@ -51,6 +51,14 @@ final class RedirectSafetyTests: LoopbackClientTestCase {
         XCTAssertEqual(server.requests(to: "/landing").last?.header("Authorization"), "Bearer s3cret")
     }
 
+    func testOnlyTheClientsOwnOptionsSayItsHeadersWereChecked() {
+        // A transport handed a request by anyone else checks its headers itself.
+        XCTAssertFalse(HTTPTransportOptions().headersAreChecked)
+        XCTAssertFalse(HTTPTransportOptions.standard.headersAreChecked)
+        XCTAssertFalse(HTTPTransportOptions(redirectPolicy: .none, maxResponseBodySize: 1).headersAreChecked)
+        XCTAssertTrue(HTTPClient(baseURL: URL(string: "https://h.test")!, transport: StubTransport()).transportOptions.headersAreChecked)
+    }
+
     func testTransportOptionsNameFurtherCredentialHeaders() throws {
         other.route(.get, "/landing", .text("ok"))
         server.route(.get, "/jump", LoopbackHTTPResponse.status(307).withHeader("Location", other.url("/landing").absoluteString))

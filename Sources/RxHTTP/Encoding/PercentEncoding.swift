@@ -101,10 +101,9 @@ enum PercentEncoding {
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     private static func appendEscape(_ byte: UInt8, to result: inout String) {
-        let hex: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "E", "F"]
         result.append("%")
-        result.append(hex[Int(byte >> 4)])
-        result.append(hex[Int(byte & 0x0F)])
+        result.unicodeScalars.append(Unicode.Scalar(hexDigits[Int(byte >> 4)]))
+        result.unicodeScalars.append(Unicode.Scalar(hexDigits[Int(byte & 0x0F)]))
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {

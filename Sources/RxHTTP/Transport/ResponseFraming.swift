@@ -39,22 +39,20 @@ public struct ResponseFraming: Sendable, Equatable {
         if transferEncoding != nil {
             throw invalid("the response has both Content-Length and Transfer-Encoding", statusCode, headers, url)
         }
-        if !lengthField.utf8.contains(UInt8(ascii: ",")) {
-            // The usual single value: no list to split.
-            guard let length = parseLength(lengthField) else {
-                throw invalid("the response's Content-Length \(HeaderValidation.escaped(String(lengthField.prefix(64)))) is not a valid length", statusCode, headers, url)
-            }
-            return ResponseFraming(contentLength: length, isContentEncoded: isContentEncoded, hasNoBody: hasNoBody)
-        }
+        // A comma-separated list of equal values is allowed; read in place, part by part.
         var length: Int64?
-        for part in lengthField.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let value = parseLength(part) else {
+        var rest = Substring(lengthField)
+        while true {
+            let comma = rest.utf8.firstIndex(of: UInt8(ascii: ","))
+            guard let value = parseLength(rest[..<(comma ?? rest.endIndex)]) else {
                 throw invalid("the response's Content-Length \(HeaderValidation.escaped(String(lengthField.prefix(64)))) is not a valid length", statusCode, headers, url)
             }
             if let length, length != value {
                 throw invalid("the response has conflicting Content-Length values (\(String(lengthField.prefix(64))))", statusCode, headers, url)
             }
             length = value
+            guard let comma else { break }
+            rest = rest[rest.utf8.index(after: comma)...]
         }
         return ResponseFraming(contentLength: length, isContentEncoded: isContentEncoded, hasNoBody: hasNoBody)
     }

@@ -32,6 +32,13 @@ public struct HTTPResponse: Sendable {
 
     /// Creates a response from what URLSession delivered.
     public init(_ response: HTTPURLResponse, body: Data) {
+        self.init(statusCode: response.statusCode, headers: Self.headers(of: response), body: body, url: response.url)
+    }
+
+    /// The headers of what URLSession delivered, as `[String: String]`. Not cheap (Foundation
+    /// hands them over as `[AnyHashable: Any]`, one dynamic cast per name and value): convert once
+    /// per response.
+    static func headers(of response: HTTPURLResponse) -> [String: String] {
         let fields = response.allHeaderFields
         var headers: [String: String] = [:]
         headers.reserveCapacity(fields.count)
@@ -40,7 +47,7 @@ public struct HTTPResponse: Sendable {
             let name = key.base as? String ?? String(describing: key)
             headers[name] = value as? String ?? String(describing: value)
         }
-        self.init(statusCode: response.statusCode, headers: headers, body: body, url: response.url)
+        return headers
     }
 
     /// The value of the header `name`, compared case-insensitively.

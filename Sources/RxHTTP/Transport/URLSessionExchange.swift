@@ -18,7 +18,8 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
 
     private struct State {
         var isFinished = false
-        var response: HTTPURLResponse?
+        /// The response's status, headers (converted from Foundation's once) and URL.
+        var head: HTTPResponseHead?
         var framing: ResponseFraming?
         var body = Data()
         var streamedBytes = 0
@@ -85,7 +86,7 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
 
     /// The whole-request time-out passed: cancels the task and fails with `.timedOut`.
     func deadlinePassed() {
-        let responded = state.withLock { $0.response != nil }
+        let responded = state.withLock { $0.head != nil }
         let error = HTTPClientError(
             .timedOut, message: "no complete response within \(timeout) s", url: url,
             phase: responded ? .responded : .sentWithoutResponse
@@ -95,7 +96,7 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
 
     func didReceive(_ response: URLResponse) {
         guard let response = response as? HTTPURLResponse else { return }
-        let headers = HTTPResponse(response, body: Data()).headers
+        let headers = HTTPResponse.headers(of: response)
         let verdict: Result<ResponseFraming, HTTPClientError>
         do throws(HTTPClientError) {
             verdict = .success(try ResponseFraming.validate(
@@ -114,7 +115,7 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
                 return
             }
             let head = state.withLock { state -> (deliver: Bool, deadline: DeadlineQueue.Token?) in
-                state.response = response
+                state.head = HTTPResponseHead(statusCode: response.statusCode, headers: headers, url: response.url)
                 state.framing = framing
                 state.body = Data()
                 guard isStreaming, !state.isFinished else { return (false, nil) }
@@ -145,7 +146,7 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
         let overflow = state.withLock { state -> (Int, [String: String])? in
             guard !state.isFinished else { return nil }
             guard state.body.count + data.count <= options.maxResponseBodySize else {
-                return (state.response?.statusCode ?? 0, state.response.map { HTTPResponse($0, body: Data()).headers } ?? [:])
+                return (state.head?.statusCode ?? 0, state.head?.headers ?? [:])
             }
             if state.body.isEmpty {
                 state.body = data
@@ -202,26 +203,30 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
     }
 
     func didComplete(error: Error?) {
-        let received = state.withLock { state -> (HTTPURLResponse?, Data, ResponseFraming?)? in
+        let received = state.withLock { state -> (HTTPResponseHead?, Data, ResponseFraming?)? in
             // Disposed (or timed out) first: the end is only URLSession's acknowledgement. The body
             // was released at the finish, so checking the framing now would call a healthy
             // connection truncated and retire its session.
             guard !state.isFinished else { return nil }
-            return (state.response, isStreaming ? Data(count: state.streamedBytes) : state.body, state.framing)
+            return (state.head, isStreaming ? Data(count: state.streamedBytes) : state.body, state.framing)
         }
         guard let received else { return }
         if let error {
-            let head = received.0.map { HTTPResponse($0, body: Data()) }
+            let head = received.0.map { HTTPResponse(statusCode: $0.statusCode, headers: $0.headers, url: $0.url) }
             finish(.failure(URLErrorClassification.classify(error, url: url, response: head)), cancelTask: false)
             return
         }
         // A 3xx that URLSession did not follow (no Location) never reaches `didReceive`: it is
         // still the task's response.
-        guard let httpResponse = received.0 ?? (task.response as? HTTPURLResponse) else {
+        let response: HTTPResponse
+        if let head = received.0 {
+            response = HTTPResponse(statusCode: head.statusCode, headers: head.headers, body: received.1, url: head.url)
+        } else if let unfollowed = task.response as? HTTPURLResponse {
+            response = HTTPResponse(unfollowed, body: received.1)
+        } else {
             finish(.failure(HTTPClientError(.invalidResponse, message: "the response is not an HTTP response", url: url)), cancelTask: false)
             return
         }
-        let response = HTTPResponse(httpResponse, body: received.1)
         do throws(HTTPClientError) {
             var framing = received.2
             if framing == nil {
@@ -242,12 +247,14 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
 
     /// Completes with the authentication-challenge response (401/407) and what arrived of its body.
     func completeWithChallengeResponse(_ failureResponse: URLResponse?) {
-        let received = state.withLock { ($0.response, $0.body) }
-        guard let response = received.0 ?? (failureResponse as? HTTPURLResponse) else {
+        let received = state.withLock { ($0.head, $0.body) }
+        if let head = received.0 {
+            finish(.success(HTTPResponse(statusCode: head.statusCode, headers: head.headers, body: received.1, url: head.url)), cancelTask: false)
+        } else if let response = failureResponse as? HTTPURLResponse {
+            finish(.success(HTTPResponse(response, body: received.1)), cancelTask: false)
+        } else {
             finish(.failure(HTTPClientError(.invalidResponse, message: "authentication challenge without a response", url: url)), cancelTask: true)
-            return
         }
-        finish(.success(HTTPResponse(response, body: received.1)), cancelTask: false)
     }
 
     /// Cancels the exchange; the completion is not called. Returns at once.

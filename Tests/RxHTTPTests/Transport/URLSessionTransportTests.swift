@@ -44,4 +44,42 @@ final class URLSessionTransportTests: LoopbackClientTestCase {
         XCTAssertEqual(response.body, Data("hi".utf8))
         XCTAssertEqual(response.value(forHTTPHeaderField: "content-type"), "text/plain; charset=utf-8")
     }
+
+    /// The head is converted from Foundation's once, when it arrives; the answer, a 401 (the
+    /// challenge path on Linux) and a refused oversized body all carry the server's headers.
+    func testEveryEndCarriesTheHeadersOfTheHead() throws {
+        server.route(.get, "/ok", LoopbackHTTPResponse.json(#"{"a":1}"#).withHeader("X-Trace", "t-1"))
+        server.route(.get, "/denied", LoopbackHTTPResponse.json("{}", status: 401)
+            .withHeader("WWW-Authenticate", #"Bearer realm="api""#).withHeader("X-Trace", "t-2"))
+        server.route(.get, "/big", LoopbackHTTPResponse.text(String(repeating: "x", count: 4_096)).withHeader("X-Trace", "t-3"))
+        let transport = URLSessionTransport()
+        func send(_ path: String, limit: Int = HTTPTransportOptions.defaultMaxResponseBodySize) -> Result<HTTPResponse, HTTPClientError>? {
+            let box = ResultBox<HTTPResponse>()
+            let done = expectation(description: path)
+            var request = URLRequest(url: server.url(path))
+            request.timeoutInterval = 2
+            let exchange = transport.send(request, options: HTTPTransportOptions(maxResponseBodySize: limit)) { result in
+                box.set(result.mapError { $0 as? HTTPClientError ?? HTTPClientError(.transport, underlying: $0) })
+                done.fulfill()
+            }
+            wait(for: [done], timeout: 5)
+            exchange.dispose()
+            return box.value
+        }
+        let ok = try XCTUnwrap(send("/ok")?.get())
+        XCTAssertEqual(ok.statusCode, 200)
+        XCTAssertEqual(ok.value(forHTTPHeaderField: "x-trace"), "t-1")
+        XCTAssertEqual(ok.url, server.url("/ok"))
+        XCTAssertEqual(ok.body, Data(#"{"a":1}"#.utf8))
+
+        let denied = try XCTUnwrap(send("/denied")?.get())
+        XCTAssertEqual(denied.statusCode, 401)
+        XCTAssertEqual(denied.value(forHTTPHeaderField: "X-Trace"), "t-2")
+        XCTAssertEqual(denied.value(forHTTPHeaderField: "www-authenticate"), #"Bearer realm="api""#)
+
+        guard case .failure(let tooLarge)? = send("/big", limit: 1_024) else { return XCTFail("a 4 KiB body passed a 1 KiB limit") }
+        XCTAssertEqual(tooLarge.code, .responseTooLarge)
+        XCTAssertEqual(tooLarge.statusCode, 200)
+        XCTAssertEqual(tooLarge.headers.flatMap { HeaderFields.value("x-trace", in: $0) }, "t-3")
+    }
 }

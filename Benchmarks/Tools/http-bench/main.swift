@@ -22,7 +22,9 @@ import FoundationNetworking
 //
 // Clients: URLSession, RxHTTP (over URLSessionTransport), AsyncHTTPClient, RxHTTP+AHC (over
 // AsyncHTTPClientTransport). Both AsyncHTTPClient clients use the same configuration
-// (AsyncHTTPClientTransport.daemonConfiguration, 16 connections per host).
+// (AsyncHTTPClientTransport.daemonConfiguration, 16 connections per host). Three references that
+// measure floors: URLSession+delegate (raw URLSession through a body-collecting delegate), AHC+hop
+// and Transport+hop (see their starters).
 
 struct Address: Decodable {
     let street: String
@@ -183,6 +185,44 @@ func rawStarter(url: URL) -> RequestStarter {
     }
 }
 
+/// Raw URLSession through a delegate that collects each task's body and decodes it when the task
+/// completes: what any client pays that must see the head before the body (to refuse an oversized
+/// body, to check its framing, to stream) instead of taking URLSession's buffered completion handler.
+/// The floor of `URLSessionTransport`, without its checks.
+func rawDelegateStarter(url: URL) -> RequestStarter {
+    let collector = BodyCollector()
+    let session = URLSession(configuration: daemonSessionConfiguration(), delegate: collector, delegateQueue: nil)
+    return { done in
+        let task = session.dataTask(with: url)
+        collector.register(task, done)
+        task.resume()
+    }
+}
+
+final class BodyCollector: NSObject, URLSessionDataDelegate, Sendable {
+    private struct Pending {
+        var body = Data()
+        let done: @Sendable (Bool) -> Void
+    }
+    private let pending = Mutex<[ObjectIdentifier: Pending]>([:])
+    private let decoder = JSONDecoder()
+
+    func register(_ task: URLSessionTask, _ done: @escaping @Sendable (Bool) -> Void) {
+        pending.withLock { $0[ObjectIdentifier(task)] = Pending(done: done) }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        pending.withLock { $0[ObjectIdentifier(dataTask)]?.body.append(data) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        guard let finished = pending.withLock({ $0.removeValue(forKey: ObjectIdentifier(task)) }) else { return }
+        let ok = error == nil && (task.response as? HTTPURLResponse)?.statusCode == 200
+            && (try? decoder.decode(Person.self, from: finished.body)) != nil
+        finished.done(ok)
+    }
+}
+
 func rxStarter(baseURL: URL, transport: (any HTTPTransport)? = nil, cache: HTTPCache? = nil, path: String = "/person") -> RequestStarter {
     let client = RxHTTP.HTTPClient(baseURL: baseURL, configuration: .init(cache: cache), transport: transport)
     return { done in
@@ -333,6 +373,7 @@ let url = URL(string: "http://127.0.0.1:\(port)/person")!
 let rounds = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 3 // "only" → 3, unused
 let starters: [(String, RequestStarter)] = [
     ("URLSession", rawStarter(url: url)),
+    ("URLSession+delegate", rawDelegateStarter(url: url)),
     ("RxHTTP", rxStarter(baseURL: baseURL)),
     ("AsyncHTTPClient", asyncHTTPClientStarter(url: url)),
     ("RxHTTP+AHC", rxStarter(baseURL: baseURL, transport: AsyncHTTPClientTransport(configuration: asyncHTTPClientConfiguration))),
@@ -417,7 +458,7 @@ if CommandLine.arguments.dropFirst().first == "only" {
     guard arguments.count == 3, let starter = starters.first(where: { $0.0 == arguments[0] })?.1,
           let count = Int(arguments[1]), let inFlight = Int(arguments[2])
     else {
-        print("usage: http-bench only <URLSession|RxHTTP|AsyncHTTPClient|RxHTTP+AHC|AHC+hop|Transport+hop> <count> <in flight>")
+        print("usage: http-bench only <URLSession|URLSession+delegate|RxHTTP|AsyncHTTPClient|RxHTTP+AHC|AHC+hop|Transport+hop> <count> <in flight>")
         exit(1)
     }
     let result = measure(count: count, inFlight: inFlight, start: starter)
@@ -448,8 +489,8 @@ for round in 1...rounds {
     }
 }
 // Ratios: each RxHTTP column against the raw client under it (same transport), in the same run.
-let rawOf = ["RxHTTP": "URLSession", "RxHTTP+AHC": "AsyncHTTPClient", "AsyncHTTPClient": "URLSession", "AHC+hop": "AsyncHTTPClient", "Transport+hop": "AsyncHTTPClient"]
-print("\nMedians over \(rounds) rounds; ratios against the raw client under each (RxHTTP / URLSession, RxHTTP+AHC / AsyncHTTPClient, AsyncHTTPClient / URLSession, AHC+hop and Transport+hop / AsyncHTTPClient):")
+let rawOf = ["RxHTTP": "URLSession", "URLSession+delegate": "URLSession", "RxHTTP+AHC": "AsyncHTTPClient", "AsyncHTTPClient": "URLSession", "AHC+hop": "AsyncHTTPClient", "Transport+hop": "AsyncHTTPClient"]
+print("\nMedians over \(rounds) rounds; ratios against the raw client under each (RxHTTP and URLSession+delegate / URLSession, RxHTTP+AHC / AsyncHTTPClient, AsyncHTTPClient / URLSession, AHC+hop and Transport+hop / AsyncHTTPClient):")
 print("| scenario | client | req/s | p50 µs | p99 µs | CPU µs/req | req/s ratio | CPU ratio |")
 print("|---|---|--:|--:|--:|--:|--:|--:|")
 let finalMedians = medians

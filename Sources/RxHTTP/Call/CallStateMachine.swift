@@ -128,8 +128,8 @@ struct CallStateMachine {
         case wait(next: Int, delay: TimeInterval, after: HTTPClientError, release: [Disposable])
         /// The wait ended (tell it, with the failure it followed), then prepare the next attempt.
         case resume(trigger: RetryTrigger, waited: TimeInterval, delay: TimeInterval, lastError: HTTPClientError?, then: PrepareNext)
-        /// Decode and deliver the response; release what the attempt held.
-        case deliver(HTTPResponse, Transmission?, release: [Disposable])
+        /// Decode and deliver the response; release what the call held (its deadline timer).
+        case deliver(HTTPResponse, release: [Disposable])
         /// A stream's head was accepted: deliver it; the body flows on.
         case open(HTTPResponse)
         /// Fail the call with `error`.
@@ -334,30 +334,40 @@ struct CallStateMachine {
         attempt number: Int, _ decision: Decision, isStream: Bool, isShuttingDown: Bool, at now: Date,
         shutdownError: (HTTPClientError) -> HTTPClientError
     ) -> Action {
-        guard case .answering(let attempt, let transmission) = state, attempt.number == number else { return .none }
-        // A stream's exchange is still live after its head: only a delivered head keeps it.
-        let exchange = transmission?.exchange.map { [$0] } ?? []
+        // Only the number is read here, and the transmission only where it is kept or released:
+        // binding the whole case would copy what it holds (a retain per field) on every answer.
+        guard case .answering(let attempt, _) = state, attempt.number == number else { return .none }
         switch decision {
         case .deliver(let response):
-            if isStream, let transmission {
+            if isStream, case .answering(_, let transmission?) = state {
                 state = .streaming(transmission)
                 return .open(response)
             }
-            return finish { .deliver(response, transmission, release: $0) }
+            // An exchange that answered in full is over: nothing of it to release.
+            return finish { .deliver(response, release: $0) }
         case .fail(let error):
+            let exchange = answeredExchange
             return finish { .fail(error, release: $0 + exchange) }
         case .retry(let delay, let error):
             lastError = error
+            let exchange = answeredExchange
             if isShuttingDown {
                 return finish { .fail(shutdownError(error), release: $0 + exchange) }
             }
-            state = .waiting(Wait(next: attempt.number + 1, startedAt: now, delay: delay))
-            return .wait(next: attempt.number + 1, delay: delay, after: error, release: exchange)
+            state = .waiting(Wait(next: number + 1, startedAt: now, delay: delay))
+            return .wait(next: number + 1, delay: delay, after: error, release: exchange)
         case .replay(let error):
             lastError = error
             replays += 1
-            return prepareFirst(number: attempt.number + 1, release: exchange)
+            return prepareFirst(number: number + 1, release: answeredExchange)
         }
+    }
+
+    /// The exchange of the attempt being answered, which a refused answer releases (a stream's
+    /// exchange is still live after its head: only a delivered head keeps it).
+    private var answeredExchange: [Disposable] {
+        guard case .answering(_, let transmission?) = state, let exchange = transmission.exchange else { return [] }
+        return [exchange]
     }
 
     // MARK: Waiting

@@ -9,7 +9,10 @@ extension HTTPCall {
         _ transportResult: Result<HTTPResponse, HTTPClientError>, inline: Bool
     ) {
         var result = transportResult
+        // Tested once: each test of an optional `Transmission` copies it (a retain per field).
+        let reachedTransport: Bool
         if let transmission {
+            reachedTransport = true
             emitAnswer(transportResult, attempt: attempt.number, sentAt: transmission.sentAt)
             result = result.flatMap { validate($0, request: transmission.request) }
             let plugins = client.plugins
@@ -19,6 +22,8 @@ extension HTTPCall {
             for plugin in plugins {
                 result = plugin.process(result, info: transmission.info)
             }
+        } else {
+            reachedTransport = false
         }
         let seen = result
         var decision: CallStateMachine.Decision?
@@ -44,7 +49,7 @@ extension HTTPCall {
         case (nil, .success(let response)): final = .deliver(response)
         case (nil, .failure(let error)): final = .fail(error)
         }
-        if transmission != nil {
+        if reachedTransport {
             for observer in observers {
                 observer.attemptDidEnd(seen, for: self)
             }

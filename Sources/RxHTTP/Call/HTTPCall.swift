@@ -68,10 +68,9 @@ public final class HTTPCall: @unchecked Sendable {
     let observers: [any HTTPInterceptor]
     let core: LockedState<Core>
 
-    init(client: HTTPClient, id: UInt64, plan: Plan, chain: InterceptorChain, receiver: Receiver) {
+    init(client: HTTPClient, id: UInt64, plan: consuming Plan, chain: InterceptorChain, receiver: Receiver) {
         self.client = client
         self.id = id
-        self.plan = plan
         self.interceptors = chain.interceptors
         self.immediates = chain.immediates
         self.observers = chain.observers
@@ -81,6 +80,8 @@ public final class HTTPCall: @unchecked Sendable {
         self.core = .make(Core(
             machine: CallStateMachine(request: plan.request, interceptorCount: chain.interceptors.count), receiver: receiver
         ))
+        // Stored last, and consumed: the plan (a dozen fields) is moved in, not copied.
+        self.plan = plan
         Resources.incrementTotal()
     }
 
@@ -142,7 +143,7 @@ public final class HTTPCall: @unchecked Sendable {
     /// of an interceptor, or a request that failed its checks before sending).
     var attemptReachedTransport: Bool {
         core.withLock { state in
-            if case .answering(_, let transmission) = state.machine.state { return transmission != nil }
+            if case .answering(_, .some) = state.machine.state { return true }
             return false
         }
     }
@@ -232,7 +233,7 @@ public final class HTTPCall: @unchecked Sendable {
             } else {
                 send(next.attempt)
             }
-        case .deliver(let response, _, let release):
+        case .deliver(let response, let release):
             release.forEach { $0.dispose() }
             deliver(response, inline: inline)
         case .open(let response):

@@ -70,7 +70,7 @@ final class CallStateMachineTests: XCTestCase {
         XCTAssertNotNil(transmission.exchange)
         XCTAssertEqual(machine.lastStatus, 200)
         // delivered
-        guard case .deliver(_, _, let release) = self.answered(&machine, .deliver(response)) else { return XCTFail() }
+        guard case .deliver(_, let release) = self.answered(&machine, .deliver(response)) else { return XCTFail() }
         XCTAssertTrue(release.isEmpty, "a finished buffered exchange needs no cancel")
         XCTAssertTrue(machine.isFinished)
         XCTAssertEqual(exchange.disposals, 0)

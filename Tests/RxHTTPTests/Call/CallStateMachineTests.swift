@@ -349,6 +349,39 @@ final class CallStateMachineTests: XCTestCase {
         XCTAssertEqual(exchange.disposals, 1)
     }
 
+    func testAFailedOrReplayedAnswerReleasesItsExchangeAndADeliveredOneDoesNot() {
+        func answeredWithExchange(
+            _ decision: CallStateMachine.Decision, shuttingDown: Bool = false
+        ) -> (CallStateMachine.Action, DisposeRecorder) {
+            var machine = machine()
+            _ = machine.start()
+            _ = send(&machine)
+            let exchange = DisposeRecorder()
+            _ = machine.exchangeStarted(attempt: 1, exchange)
+            _ = machine.transportAnswered(attempt: 1, .failure(failure))
+            return (answered(&machine, decision, stream: true, shuttingDown: shuttingDown), exchange)
+        }
+        let (failed, failedExchange) = answeredWithExchange(.fail(failure))
+        guard case .fail(_, let failedRelease) = failed else { return XCTFail("\(failed)") }
+        failedRelease.forEach { $0.dispose() }
+        XCTAssertEqual(failedExchange.disposals, 1)
+
+        let (replayed, replayedExchange) = answeredWithExchange(.replay(failure))
+        guard case .prepare(let next, 0, let replayRelease) = replayed else { return XCTFail("\(replayed)") }
+        XCTAssertEqual(next.number, 2)
+        replayRelease.forEach { $0.dispose() }
+        XCTAssertEqual(replayedExchange.disposals, 1)
+
+        let (shutDown, shutDownExchange) = answeredWithExchange(.retry(after: 1, error: failure), shuttingDown: true)
+        guard case .fail(_, let shutDownRelease) = shutDown else { return XCTFail("\(shutDown)") }
+        shutDownRelease.forEach { $0.dispose() }
+        XCTAssertEqual(shutDownExchange.disposals, 1)
+
+        let (delivered, deliveredExchange) = answeredWithExchange(.deliver(response))
+        guard case .open = delivered else { return XCTFail("\(delivered)") }
+        XCTAssertEqual(deliveredExchange.disposals, 0, "a stream's delivered head keeps its exchange")
+    }
+
     // MARK: Streams
 
     func testAStreamEndsWhenItsBodyEndsAndTheReaderCanCutIt() {

@@ -3,6 +3,8 @@ import Foundation
 
 extension HTTPClient: ReactiveCompatible {}
 
+// Each `Single` below returns the request's handle as its disposable: disposing it cancels the call
+// (a no-op once the call finished), without a closure and a disposable allocated around it.
 extension Reactive where Base: HTTPClient {
     /// A `Single` that sends a request by path and decodes the response into `T`; see
     /// `HTTPClient.requestObject(path:method:parameters:encoding:headers:completion:)`.
@@ -37,7 +39,7 @@ extension Reactive where Base: HTTPClient {
             ) { (result: Result<T, HTTPClientError>) in
                 single(result.mapError { $0 })
             }
-            return Disposables.create { handle.cancel() }
+            return handle
         }
     }
 
@@ -56,7 +58,7 @@ extension Reactive where Base: HTTPClient {
             let handle = client.request(request) { result in
                 single(result.mapError { $0 })
             }
-            return Disposables.create { handle.cancel() }
+            return handle
         }
     }
 
@@ -71,7 +73,7 @@ extension Reactive where Base: HTTPClient {
             let handle = client.response(request) { result in
                 single(result.mapError { $0 })
             }
-            return Disposables.create { handle.cancel() }
+            return handle
         }
     }
 }

@@ -337,30 +337,25 @@ final class CallStateMachineTests: XCTestCase {
         XCTAssertEqual(machine.lastStatus, 401)
     }
 
-    func testARefusedStreamHeadReleasesItsExchange() {
+    /// Attempt 1 of a stream sent, its exchange returned, answered with a failure, then decided.
+    private func answeredWithExchange(
+        _ decision: CallStateMachine.Decision, shuttingDown: Bool = false
+    ) -> (CallStateMachine.Action, DisposeRecorder) {
         var machine = machine()
         _ = machine.start()
         _ = send(&machine)
         let exchange = DisposeRecorder()
         _ = machine.exchangeStarted(attempt: 1, exchange)
         _ = machine.transportAnswered(attempt: 1, .failure(failure))
-        guard case .wait(_, _, _, let release) = answered(&machine, .retry(after: 1, error: failure), stream: true) else { return XCTFail() }
-        release.forEach { $0.dispose() }
-        XCTAssertEqual(exchange.disposals, 1)
+        return (answered(&machine, decision, stream: true, shuttingDown: shuttingDown), exchange)
     }
 
-    func testAFailedOrReplayedAnswerReleasesItsExchangeAndADeliveredOneDoesNot() {
-        func answeredWithExchange(
-            _ decision: CallStateMachine.Decision, shuttingDown: Bool = false
-        ) -> (CallStateMachine.Action, DisposeRecorder) {
-            var machine = machine()
-            _ = machine.start()
-            _ = send(&machine)
-            let exchange = DisposeRecorder()
-            _ = machine.exchangeStarted(attempt: 1, exchange)
-            _ = machine.transportAnswered(attempt: 1, .failure(failure))
-            return (answered(&machine, decision, stream: true, shuttingDown: shuttingDown), exchange)
-        }
+    func testARefusedStreamHeadReleasesItsExchange() {
+        let (retried, retriedExchange) = answeredWithExchange(.retry(after: 1, error: failure))
+        guard case .wait(_, _, _, let retryRelease) = retried else { return XCTFail("\(retried)") }
+        retryRelease.forEach { $0.dispose() }
+        XCTAssertEqual(retriedExchange.disposals, 1)
+
         let (failed, failedExchange) = answeredWithExchange(.fail(failure))
         guard case .fail(_, let failedRelease) = failed else { return XCTFail("\(failed)") }
         failedRelease.forEach { $0.dispose() }
@@ -376,10 +371,12 @@ final class CallStateMachineTests: XCTestCase {
         guard case .fail(_, let shutDownRelease) = shutDown else { return XCTFail("\(shutDown)") }
         shutDownRelease.forEach { $0.dispose() }
         XCTAssertEqual(shutDownExchange.disposals, 1)
+    }
 
+    func testAStreamsDeliveredHeadKeepsItsExchange() {
         let (delivered, deliveredExchange) = answeredWithExchange(.deliver(response))
         guard case .open = delivered else { return XCTFail("\(delivered)") }
-        XCTAssertEqual(deliveredExchange.disposals, 0, "a stream's delivered head keeps its exchange")
+        XCTAssertEqual(deliveredExchange.disposals, 0)
     }
 
     // MARK: Streams

@@ -52,7 +52,7 @@ extension HTTPCall {
                 case .success(.head(let head)):
                     // The head answers the attempt (status, plugins, retries); the body flows on.
                     pump.noteHead(attempt: number)
-                    let response = HTTPResponse(statusCode: head.statusCode, headers: head.headers, url: head.url)
+                    let response = HTTPResponse(head)
                     apply(inline: inline) { $0.transportAnswered(attempt: number, .success(response)) }
                 case .success(let bodyOrEnd):
                     pump.receive(.success(bodyOrEnd), attempt: number)
@@ -73,7 +73,7 @@ extension HTTPCall {
                     if let refusal = slot.accept(head, connection: connection) {
                         answer = .failure(refusal)
                     } else {
-                        answer = .success(HTTPResponse(statusCode: head.statusCode, headers: head.headers, url: head.url))
+                        answer = .success(HTTPResponse(head))
                     }
                 case .success(.answered(let response)):
                     answer = .success(response)

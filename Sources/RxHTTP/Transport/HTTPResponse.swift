@@ -30,6 +30,11 @@ public struct HTTPResponse: Sendable {
         self.url = url
     }
 
+    /// A response with `head`'s status, headers and URL, and `body`.
+    init(_ head: HTTPResponseHead, body: Data = Data()) {
+        self.init(statusCode: head.statusCode, headers: head.headers, body: body, url: head.url)
+    }
+
     /// Creates a response from what URLSession delivered.
     public init(_ response: HTTPURLResponse, body: Data) {
         self.init(statusCode: response.statusCode, headers: Self.headers(of: response), body: body, url: response.url)

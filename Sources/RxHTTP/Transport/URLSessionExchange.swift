@@ -212,7 +212,7 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
         }
         guard let received else { return }
         if let error {
-            let head = received.0.map { HTTPResponse(statusCode: $0.statusCode, headers: $0.headers, url: $0.url) }
+            let head = received.0.map { HTTPResponse($0) }
             finish(.failure(URLErrorClassification.classify(error, url: url, response: head)), cancelTask: false)
             return
         }
@@ -220,7 +220,7 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
         // still the task's response.
         let response: HTTPResponse
         if let head = received.0 {
-            response = HTTPResponse(statusCode: head.statusCode, headers: head.headers, body: received.1, url: head.url)
+            response = HTTPResponse(head, body: received.1)
         } else if let unfollowed = task.response as? HTTPURLResponse {
             response = HTTPResponse(unfollowed, body: received.1)
         } else {
@@ -249,7 +249,7 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
     func completeWithChallengeResponse(_ failureResponse: URLResponse?) {
         let received = state.withLock { ($0.head, $0.body) }
         if let head = received.0 {
-            finish(.success(HTTPResponse(statusCode: head.statusCode, headers: head.headers, body: received.1, url: head.url)), cancelTask: false)
+            finish(.success(HTTPResponse(head, body: received.1)), cancelTask: false)
         } else if let response = failureResponse as? HTTPURLResponse {
             finish(.success(HTTPResponse(response, body: received.1)), cancelTask: false)
         } else {

@@ -70,52 +70,21 @@ public final class FileCredentialStore: CredentialStore {
 
     private func writeAtomically(_ data: Data) throws {
         let directory = url.deletingLastPathComponent().path
-        if !FileManager.default.fileExists(atPath: directory) {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw CredentialStoreError(.unwritable, path: directory, message: "the credential directory cannot be created")
-            }
+        do {
+            try AtomicFile.makeDirectory(directory)
+        } catch {
+            throw CredentialStoreError(.unwritable, path: directory, message: "the credential directory cannot be created")
         }
-        let temporary = directory + "/." + url.lastPathComponent + "." + UUID().uuidString + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw CredentialStoreError(.unwritable, path: temporary, errno: errno, message: "the temporary credential file cannot be created")
+        do {
+            try AtomicFile.write(data, to: url.path, durable: true)
+        } catch {
+            throw CredentialStoreError(.unwritable, path: error.path, errno: error.errno, message: "the credential file could not be written (\(error.what))")
         }
-        var failure: CredentialStoreError?
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count, let base = buffer.baseAddress {
-                let written = write(fd, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = CredentialStoreError(.unwritable, path: temporary, errno: errno, message: "the credential could not be written")
-                    return
-                }
-                offset += written
-            }
-        }
-        if failure == nil, fsync(fd) != 0 {
-            failure = CredentialStoreError(.unwritable, path: temporary, errno: errno, message: "the credential could not be flushed to disk")
-        }
-        close(fd)
-        if failure == nil, rename(temporary, url.path) != 0 {
-            failure = CredentialStoreError(.unwritable, path: url.path, errno: errno, message: "the credential file could not be replaced")
-        }
-        if let failure {
-            unlink(temporary)
-            throw failure
-        }
-        syncDirectory()
     }
 
-    /// Makes the rename durable (best effort: some file systems refuse to fsync a directory).
+    /// Makes the removal durable.
     private func syncDirectory() {
-        let fd = open(url.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
-        if fd >= 0 {
-            _ = fsync(fd)
-            close(fd)
-        }
+        AtomicFile.syncDirectory(url.deletingLastPathComponent().path)
     }
 }
 

@@ -131,7 +131,8 @@ public final class OAuthAuthenticator: Authenticator {
         }
     }
 
-    /// How many refreshes have started since creation.
+    /// How many refreshes have started since creation (a credential adopted from a sibling through a
+    /// fleet's store is not one).
     ///
     /// - Note: Thread-safe.
     public var refreshCount: Int {
@@ -282,10 +283,15 @@ public final class OAuthAuthenticator: Authenticator {
     private func startRefresh(from credential: OAuthCredential) {
         let client = self.client.withLock { $0.client }
         client?.emitEvent(.authRefreshStarted)
-        let subscription = refresher.refresh(credential, client) { [weak self] result in
-            switch result {
-            case .success(let fresh): self?.refreshSucceeded(fresh)
-            case .failure(let error): self?.refreshFailed(error)
+        let subscription: Disposable
+        if let shared = store as? any SharedCredentialStore {
+            subscription = refreshShared(credential, in: shared, client: client)
+        } else {
+            subscription = refresher.refresh(credential, client) { [weak self] result in
+                switch result {
+                case .success(let fresh): self?.refreshSucceeded(fresh)
+                case .failure(let error): self?.refreshFailed(error)
+                }
             }
         }
         let stale = state.withLock { state -> Bool in
@@ -299,15 +305,45 @@ public final class OAuthAuthenticator: Authenticator {
         }
     }
 
-    private func refreshSucceeded(_ fresh: OAuthCredential) {
+    /// A refresh through a store shared by several processes (a fleet's): under its lock, a
+    /// sibling's newer credential adopted instead of refreshing, a refusal answered by re-reading.
+    private func refreshShared(_ credential: OAuthCredential, in shared: any SharedCredentialStore, client: HTTPClient?) -> Disposable {
+        let skew = refreshSkew
+        let scheduler = self.scheduler
+        let refresher = self.refresher
+        return shared.coordinateRefresh(
+            held: credential,
+            isUsable: { !$0.expires(within: skew, of: scheduler.now) },
+            refresh: { credential, completion in refresher.refresh(credential, client, completion) }
+        ) { [weak self] outcome in
+            switch outcome {
+            case .adopted(let newer): self?.refreshSucceeded(newer, stored: true, adopted: true)
+            case .refreshed(let fresh): self?.refreshSucceeded(fresh, stored: true)
+            // The fleet's store takes it when its engine is back; meanwhile requests go on with it.
+            case .refreshedUnsaved(let fresh, _): self?.refreshSucceeded(fresh, stored: true)
+            case .failed(let error): self?.refreshFailed(error, mayClear: false)
+            case .rejected(let error): self?.refreshFailed(error, alreadyCleared: true)
+            case .missing: self?.refreshFailed(Self.notSignedIn(), alreadyCleared: true)
+            }
+        }
+    }
+
+    /// - Parameters:
+    ///   - stored: The credential is in the store already (a shared store wrote it under its lock).
+    ///   - adopted: A sibling refreshed it: no refresh ran here, so none counts against the storm guard.
+    private func refreshSucceeded(_ fresh: OAuthCredential, stored: Bool = false, adopted: Bool = false) {
         var saveError: Error?
         do {
             // Written before use: the old refresh token may be spent already.
-            try store.save(fresh)
+            if !stored { try store.save(fresh) }
         } catch {
             saveError = error
         }
         let (waiters, ticket) = state.withLock { state -> ([Waiter], AuthenticationTicket) in
+            if adopted {
+                if !state.refreshStarts.isEmpty { state.refreshStarts.removeLast() }
+                state.refreshCount -= 1
+            }
             state.loaded = true
             state.credential = fresh
             state.version += 1
@@ -324,10 +360,13 @@ public final class OAuthAuthenticator: Authenticator {
         for waiter in waiters { waiter.completion(result) }
     }
 
-    private func refreshFailed(_ error: Error) {
+    /// - Parameters:
+    ///   - mayClear: A rejection clears the store (false: a shared store decided to keep it).
+    ///   - alreadyCleared: A shared store cleared it under its lock.
+    private func refreshFailed(_ error: Error, mayClear: Bool = true, alreadyCleared: Bool = false) {
         let failure = Self.refreshFailure(error)
-        let rejected = failure.code == .refreshFailed
-        if rejected {
+        let rejected = failure.code == .refreshFailed && (mayClear || alreadyCleared)
+        if rejected, !alreadyCleared {
             try? store.clear()
         }
         let waiters = state.withLock { state -> [Waiter] in

@@ -75,6 +75,11 @@ extension HTTPClient {
         /// headers a stored answer's `Vary` names); default false. Each caller gets its own decoded
         /// answer; the exchange is cancelled when the last of them leaves.
         public var coalescing: Bool
+        /// The fleet of replicas this client belongs to; default nil (this process alone). With a
+        /// fleet, a `Retry-After` cooldown or an open circuit seen by one replica holds that host in
+        /// every replica (within 100 ms), a recovery reaches them all, and a `RateLimit` with
+        /// `scope: .fleet` is the fleet's. See `Fleet`.
+        public var fleet: Fleet?
 
         /// The default headers: `User-Agent`, `Accept` and `Accept-Encoding`.
         public static let standardHeaders: [String: String] = [
@@ -103,8 +108,10 @@ extension HTTPClient {
             interceptors: [any HTTPInterceptor] = [],
             scheduler: (any SchedulerType)? = nil,
             cache: HTTPCache? = nil,
-            coalescing: Bool = false
+            coalescing: Bool = false,
+            fleet: Fleet? = nil
         ) {
+            self.fleet = fleet
             self.cache = cache
             self.coalescing = coalescing
             self.hostProtection = hostProtection

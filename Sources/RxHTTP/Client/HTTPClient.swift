@@ -225,13 +225,20 @@ public final class HTTPClient: Sendable {
             ownsTransport = true
         }
         let circuitChanges = CircuitChangeRelay()
-        let hosts = HostRegistry(configuration: configuration) { origin, state in circuitChanges.send(origin, state) }
+        let eventHub = self.eventHub
+        let clock = configuration.scheduler
+        let hosts = HostRegistry(
+            configuration: configuration,
+            onCircuitChange: { origin, state in circuitChanges.send(origin, state) },
+            onFleetEngineChange: { available in
+                guard eventHub.isActive else { return }
+                eventHub.emit(HTTPClientEvent(requestID: nil, method: nil, url: nil, timestamp: clock.now, kind: .fleetEngineChanged(available: available)))
+            }
+        )
         self.hosts = hosts
         self.circuitChanges = circuitChanges
         self.reachability = baseURL.flatMap { hosts.reachability(for: $0) }
         self.baseGate = baseURL.flatMap { hosts.gate(for: $0) }
-        let eventHub = self.eventHub
-        let clock = configuration.scheduler
         circuitChanges.listen { origin, state in
             guard eventHub.isActive else { return }
             eventHub.emit(HTTPClientEvent(requestID: nil, method: nil, url: origin.description, timestamp: clock.now, kind: .circuitChanged(state)))

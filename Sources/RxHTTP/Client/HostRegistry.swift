@@ -24,13 +24,37 @@ final class HostRegistry: @unchecked Sendable {
     private let protection: HostProtection
     private let onCircuitChange: @Sendable (Origin, CircuitState) -> Void
     private let table = LockedState<(hosts: [Origin: Host], pinned: Origin?)>.make(([:], nil))
+    /// The fleet whose siblings' cooldowns and circuits reach these hosts, and the clock the gates
+    /// keep time in.
+    private let fleet: Fleet?
+    private let clock: any SchedulerType
+    private let fleetListener: Int?
 
-    init(configuration: HTTPClient.Configuration, onCircuitChange: @escaping @Sendable (Origin, CircuitState) -> Void) {
+    /// - Parameter onFleetEngineChange: Told when the fleet's engine goes away or comes back.
+    init(
+        configuration: HTTPClient.Configuration, onCircuitChange: @escaping @Sendable (Origin, CircuitState) -> Void,
+        onFleetEngineChange: @escaping @Sendable (Bool) -> Void = { _ in }
+    ) {
         probeInterval = configuration.reachabilityProbeInterval
         recoveryProbeInterval = configuration.reachabilityRecoveryProbeInterval
         probeTimeout = configuration.reachabilityTimeout
         protection = configuration.hostProtection
         self.onCircuitChange = onCircuitChange
+        fleet = configuration.fleet
+        clock = configuration.scheduler
+        let table = self.table
+        let clock = configuration.scheduler
+        fleetListener = configuration.fleet?.addListener(Fleet.Listener(
+            onSignal: { signal in
+                guard let url = URL(string: signal.origin) else { return }
+                table.withLock { $0.hosts[Origin(url)]?.gate }?.apply(signal, now: clock.now)
+            },
+            onEngineChange: onFleetEngineChange
+        ))
+    }
+
+    deinit {
+        if let fleetListener { fleet?.removeListener(fleetListener) }
     }
 
     /// The reachability of `url`'s host and port (80/443 by scheme unless given); nil for a URL
@@ -57,10 +81,10 @@ final class HostRegistry: @unchecked Sendable {
         let reachability = Reachability(
             url: url, probeInterval: probeInterval, timeout: probeTimeout, unreachableProbeInterval: recoveryProbeInterval
         )
-        let created = Host(
-            gate: HostGate(origin: origin, protection: protection, reachability: reachability, onCircuitChange: onCircuitChange),
-            reachability: reachability
-        )
+        let gate = HostGate(origin: origin, protection: protection, reachability: reachability, fleet: fleet, onCircuitChange: onCircuitChange)
+        // A host first used here after a sibling paused it starts paused.
+        if let pause = fleet?.pause(of: origin.description) { gate.apply(pause, now: clock.now) }
+        let created = Host(gate: gate, reachability: reachability)
         return table.withLock { table in
             if let raced = table.hosts[origin] { return raced }
             if table.pinned == nil { table.pinned = origin }

@@ -49,6 +49,8 @@ extension HTTPClientEvent.Kind: CustomStringConvertible {
             return "WebSocket reconnect \(attempt) in \(Self.seconds(delay)) after \(code.rawValue)"
         case .webSocketClosed(let code, let received, let sent):
             return "WebSocket closed with \(code) after \(received) received, \(sent) sent"
+        case .fleetEngineChanged(let available):
+            return available ? "the fleet's engine is back" : "the fleet's engine is away: local protection"
         }
     }
 

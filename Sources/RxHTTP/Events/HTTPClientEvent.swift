@@ -62,6 +62,9 @@ public struct HTTPClientEvent: Sendable, CustomStringConvertible {
         case webSocketReconnecting(attempt: Int, delay: TimeInterval, after: HTTPClientError.Code)
         /// A WebSocket ended with `code`, after `received` and `sent` messages since it was subscribed.
         case webSocketClosed(code: WebSocketCloseCode, received: Int, sent: Int)
+        /// The engine of the client's `Fleet` went away (`available` false: each replica runs on its
+        /// own protection, its share of a fleet quota) or came back (no request id, no URL).
+        case fleetEngineChanged(available: Bool)
     }
 
     /// The call's request id (the `#N` of log lines, `HTTPRequestInfo.callID`); nil for an event of

@@ -79,18 +79,25 @@ final class HostGate: @unchecked Sendable {
     let origin: Origin
     private let protection: HostProtection
     private let reachability: Reachability?
+    /// The fleet this host's cooldowns and circuits are shared with, if any.
+    private let fleet: Fleet?
+    /// This replica's account of a fleet-wide `RateLimit` (then `State.bucket` is nil).
+    private let quota: FleetQuota?
     private let state: LockedState<State>
     /// Told about each breaker state change, outside the lock (the client's events).
     private let onCircuitChange: @Sendable (Origin, CircuitState) -> Void
 
-    init(origin: Origin, protection: HostProtection, reachability: Reachability?,
+    init(origin: Origin, protection: HostProtection, reachability: Reachability?, fleet: Fleet? = nil,
          onCircuitChange: @escaping @Sendable (Origin, CircuitState) -> Void) {
         self.origin = origin
         self.protection = protection
         self.reachability = reachability
         self.onCircuitChange = onCircuitChange
+        self.fleet = fleet
+        let fleetLimit = protection.rateLimit.flatMap { $0.scope == .fleet ? $0 : nil }
+        self.quota = fleet.flatMap { fleet in fleetLimit.map { fleet.quota(for: origin.description, limit: $0) } }
         self.state = .make(State(
-            bucket: protection.rateLimit.map(RateLimitBucket.init),
+            bucket: quota == nil ? protection.rateLimit.map(RateLimitBucket.init) : nil,
             health: SlidingWindow(length: protection.circuitBreaker?.window ?? 1),
             budget: SlidingWindow(length: protection.retryBudget?.window ?? 1)
         ))
@@ -139,6 +146,7 @@ final class HostGate: @unchecked Sendable {
                 guard state.bucket?.wait(now: now) == 0 else { return nil }
                 _ = state.bucket?.reserve(now: now)
             }
+            if let quota, !quota.tryTake() { return nil }
             if limit != nil {
                 state.inFlight += 1
                 slot = Slot(holdsConcurrency: true, isTrial: false)
@@ -160,6 +168,8 @@ final class HostGate: @unchecked Sendable {
         case coolDown(TimeInterval)
         /// Waits for its rate-limit turn, reserved at `turn`.
         case paced(TimeInterval, turn: Date?)
+        /// Waits for a token of the fleet's quota.
+        case awaitQuota(FleetQuota)
         case queued(Int)
     }
 
@@ -187,6 +197,9 @@ final class HostGate: @unchecked Sendable {
                 if wait > 0 {
                     return .paced(wait, turn: state.bucket?.latestTurn)
                 }
+            }
+            if !holdsTurn, let quota, !quota.tryTake() {
+                return .awaitQuota(quota)
             }
             var isTrial = false
             if protection.circuitBreaker != nil {
@@ -260,6 +273,23 @@ final class HostGate: @unchecked Sendable {
                 timer.dispose()
                 if let turn { self?.state.withLock { $0.bucket?.cancelLatest(reservedAt: turn) } }
             })
+        case .awaitQuota(let quota):
+            onHold(.rateLimit)
+            let wallDeadline = deadlineAt.map { Date().addingTimeInterval($0.timeIntervalSince(now)) }
+            let wait = quota.wait(deadline: wallDeadline) { [weak self] granted in
+                guard let self else { return }
+                guard granted else {
+                    if ticket.finish() { completion(.refused(self.rateLimitRefusal(wait: nil))) }
+                    return
+                }
+                if !ticket.isDisposed {
+                    self.attemptAdmission(
+                        ticket, bypassesQueue: bypassesQueue, deadlineAt: deadlineAt, scheduler: scheduler, holdsTurn: true,
+                        onHold: onHold, completion: completion
+                    )
+                }
+            }
+            ticket.setPending(wait)
         case .queued(let id):
             onHold(.hostQueue)
             ticket.setPending(Disposables.create { [weak self] in self?.leaveQueue(id) })
@@ -319,7 +349,10 @@ final class HostGate: @unchecked Sendable {
             }
         }
         unwatch?.dispose()
-        if let change { onCircuitChange(origin, change) }
+        if let change {
+            onCircuitChange(origin, change)
+            tellFleet(change, now: now)
+        }
         if watch { watchReachability() }
         for waiter in granted {
             let slot = Slot(holdsConcurrency: true, isTrial: false)
@@ -352,7 +385,10 @@ final class HostGate: @unchecked Sendable {
             return (true, state.reachabilityWatch)
         }
         watch?.dispose()
-        if changed { onCircuitChange(origin, .halfOpen) }
+        if changed {
+            onCircuitChange(origin, .halfOpen)
+            fleet?.publish(.recovered, origin: origin.description, until: nil, statusCode: nil)
+        }
     }
 
     // MARK: Cooldown and budget
@@ -371,17 +407,23 @@ final class HostGate: @unchecked Sendable {
         guard seconds > 0 else { return }
         let until = now.addingTimeInterval(seconds)
         var change: CircuitState?
-        state.withLock { state in
+        let extended = state.withLock { state -> Bool in
+            var extended = false
             if protection.honorsRetryAfterCooldown, until > (state.cooldownUntil ?? .distantPast) {
                 state.cooldownUntil = until
                 state.cooldownCause = error
+                extended = true
             }
             if case .open(let current) = state.breaker, until > current {
                 state.breaker = .open(until: until)
                 change = .open(until: until)
             }
+            return extended
         }
         if let change { onCircuitChange(origin, change) }
+        if extended {
+            fleet?.publish(.cooldown, origin: origin.description, until: Date().addingTimeInterval(seconds), statusCode: error.statusCode)
+        }
     }
 
     /// What the server said of its rate limit (any answer's headers): when nothing remains, the
@@ -397,13 +439,85 @@ final class HostGate: @unchecked Sendable {
         let seconds = min(TimeoutBounds.clampedWait(reset), protection.maxCooldown, cap)
         guard seconds > 0 else { return }
         let until = now.addingTimeInterval(seconds)
-        state.withLock { state in
-            guard until > (state.cooldownUntil ?? .distantPast) else { return }
+        let extended = state.withLock { state -> Bool in
+            guard until > (state.cooldownUntil ?? .distantPast) else { return false }
             state.cooldownUntil = until
             var cause = HTTPClientError(.rejected, message: "\(origin) said its rate limit is spent", phase: .notSent)
             cause.suggestedRetryAfter = seconds
             state.cooldownCause = cause
+            return true
         }
+        if extended {
+            fleet?.publish(.cooldown, origin: origin.description, until: Date().addingTimeInterval(seconds), statusCode: nil)
+        }
+    }
+
+    // MARK: Fleet
+
+    /// Tells the siblings about a breaker change of ours: opened, or closed by a trial (recovered).
+    private func tellFleet(_ change: CircuitState, now: Date) {
+        guard let fleet else { return }
+        switch change {
+        case .open(let until):
+            fleet.publish(.circuitOpen, origin: origin.description, until: Date().addingTimeInterval(until.timeIntervalSince(now)), statusCode: nil)
+        case .closed:
+            fleet.publish(.recovered, origin: origin.description, until: nil, statusCode: nil)
+        case .halfOpen:
+            break
+        }
+    }
+
+    /// A sibling's word about this host: its cooldown holds here too, its open circuit opens ours
+    /// (when we have a breaker), its recovery half-opens an open breaker. Applied without telling
+    /// the fleet again.
+    ///
+    /// - Parameter now: The time on the scheduler the gate's times are kept in.
+    func apply(_ signal: FleetSignal, now: Date) {
+        // Bounded like our own: a cooldown by `maxCooldown`, an open circuit by the longer of that
+        // and our break duration.
+        let left = signal.until - Date().timeIntervalSince1970
+        let seconds = min(left, signal.kind == .cooldown ? protection.maxCooldown : max(protection.maxCooldown, protection.circuitBreaker?.breakDuration ?? 0))
+        var change: CircuitState?
+        var watch = false
+        var unwatch: Disposable?
+        state.withLock { state in
+            switch signal.kind {
+            case .cooldown:
+                guard protection.honorsRetryAfterCooldown, seconds > 0 else { return }
+                let until = now.addingTimeInterval(seconds)
+                guard until > (state.cooldownUntil ?? .distantPast) else { return }
+                state.cooldownUntil = until
+                var cause = HTTPClientError(
+                    signal.statusCode == nil ? .rejected : .unacceptableStatusCode,
+                    message: "\(origin) asked a sibling replica to wait", statusCode: signal.statusCode, phase: .notSent
+                )
+                cause.suggestedRetryAfter = seconds
+                state.cooldownCause = cause
+            case .circuitOpen:
+                guard protection.circuitBreaker != nil, seconds > 0 else { return }
+                let until = now.addingTimeInterval(seconds)
+                switch state.breaker {
+                case .closed, .halfOpen(trialInFlight: false):
+                    state.breaker = .open(until: until)
+                    change = .open(until: until)
+                    watch = state.reachabilityWatch == nil
+                case .open(let current) where until > current:
+                    state.breaker = .open(until: until)
+                    change = .open(until: until)
+                default:
+                    break
+                }
+            case .recovered:
+                guard case .open = state.breaker else { return }
+                state.breaker = .halfOpen(trialInFlight: false)
+                change = .halfOpen
+                unwatch = state.reachabilityWatch
+                state.reachabilityWatch = nil
+            }
+        }
+        unwatch?.dispose()
+        if let change { onCircuitChange(origin, change) }
+        if watch { watchReachability() }
     }
 
     /// A first attempt was sent: it pays `ratio` into the budget.
@@ -453,10 +567,12 @@ final class HostGate: @unchecked Sendable {
         return error
     }
 
-    private func rateLimitRefusal(wait: TimeInterval) -> HTTPClientError {
+    /// - Parameter wait: When the next turn comes; nil for a fleet's quota, which cannot know.
+    private func rateLimitRefusal(wait: TimeInterval?) -> HTTPClientError {
         var error = HTTPClientError(
             .rejected,
-            message: "the rate limit for \(origin) has no turn for \(String(format: "%.3g", wait)) s, past the request's deadline",
+            message: wait.map { "the rate limit for \(origin) has no turn for \(String(format: "%.3g", $0)) s, past the request's deadline" }
+                ?? "the fleet's rate limit for \(origin) had no turn before the request's deadline",
             phase: .notSent
         )
         error.suggestedRetryAfter = wait

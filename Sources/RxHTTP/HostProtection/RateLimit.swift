@@ -10,14 +10,28 @@ import Foundation
 /// token will be free) instead of waiting in vain. Retries and replays take tokens like first
 /// attempts: the limit is the server's, which counts every request.
 ///
+/// With `scope: .fleet` (and `HTTPClient.Configuration.fleet` set) the limit is the whole fleet's:
+/// the replicas lease tokens from one shared bucket in batches (see `Fleet`), so that their sends
+/// together stay within the limit plus its burst; without a fleet it applies to each client.
+///
 /// - Note: A value type; `Sendable`.
 public struct RateLimit: Sendable, Hashable {
+    /// Whose sends the limit counts.
+    public enum Scope: String, Sendable, Hashable {
+        /// Each client's own (the default): N replicas send N times the limit.
+        case process
+        /// The whole fleet's (`HTTPClient.Configuration.fleet`): one quota for every replica.
+        case fleet
+    }
+
     /// Sends allowed per `per` seconds, 1...1,000,000.
     public var requests: Int
     /// The period in seconds, 0.001...2,592,000 (30 days).
     public var per: TimeInterval
     /// Sends allowed at once after a quiet spell, 1...`requests`; default `requests`.
     public var burst: Int
+    /// Whose sends it counts; default `.process`.
+    public var scope: Scope
 
     /// Creates a limit: `RateLimit(requests: 5000, per: 3600)` is GitHub's hourly quota.
     ///
@@ -25,10 +39,12 @@ public struct RateLimit: Sendable, Hashable {
     ///   - requests: Sends per period; clamped to 1...1,000,000.
     ///   - per: The period in seconds; clamped to 0.001...2,592,000 (NaN: 1).
     ///   - burst: Sends at once after a quiet spell; clamped to 1...`requests`; nil means `requests`.
-    public init(requests: Int, per: TimeInterval, burst: Int? = nil) {
+    ///   - scope: `.process` (each client's, the default) or `.fleet` (every replica's together).
+    public init(requests: Int, per: TimeInterval, burst: Int? = nil, scope: Scope = .process) {
         self.requests = min(max(1, requests), 1_000_000)
         self.per = per.isNaN ? 1 : min(max(0.001, per), 2_592_000)
         self.burst = min(max(1, burst ?? self.requests), self.requests)
+        self.scope = scope
     }
 
     /// Seconds between two sends at the steady rate.

@@ -145,7 +145,8 @@ final class HTTPMetricsRecorder: Sendable {
         case .completed:
             guard let status = event.cacheStatus, let target = target(of: event) else { return }
             cacheAnswers.metric(for: DurationKey(target: target, statusCode: nil, errorType: status.rawValue)).increment()
-        case .started, .held, .waitEnded, .authRefreshStarted, .webSocketOpened, .webSocketReconnecting, .webSocketClosed:
+        case .started, .held, .waitEnded, .authRefreshStarted, .webSocketOpened, .webSocketReconnecting, .webSocketClosed,
+             .fleetEngineChanged:
             return
         }
     }

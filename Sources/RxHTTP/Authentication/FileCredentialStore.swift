@@ -89,19 +89,31 @@ public final class FileCredentialStore: CredentialStore {
 }
 
 extension JSONEncoder {
-    /// Dates as ISO 8601 with sorted keys: a stable, readable credential file.
+    /// Dates as ISO 8601 with milliseconds, sorted keys: a stable, readable credential file whose
+    /// expiry is exact — a whole-second date would make a short-lived token, stored by one replica
+    /// and read by another, look up to a second older than it is.
     static var credentials: JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        }
         encoder.outputFormatting = [.sortedKeys]
         return encoder
     }
 }
 
 extension JSONDecoder {
+    /// Reads ISO 8601 dates with or without fractional seconds (files written before they had them).
     static var credentials: JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
+            if let date = try? Date(text, strategy: .iso8601) { return date }
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 date")
+        }
         return decoder
     }
 }

@@ -28,6 +28,15 @@ final class CredentialStoreTests: XCTestCase {
         XCTAssertEqual(try FileCredentialStore(url: file).load(), credential)
     }
 
+    func testTheExpiryKeepsItsMillisecondsAndAWholeSecondFileStillReads() throws {
+        var precise = credential
+        precise.expiresAt = Date(timeIntervalSince1970: 1_900_000_000.25)
+        try FileCredentialStore(url: file).save(precise)
+        XCTAssertEqual(try FileCredentialStore(url: file).load()?.expiresAt?.timeIntervalSince1970 ?? 0, 1_900_000_000.25, accuracy: 0.001)
+        try Data(#"{"accessToken":"a-1","expiresAt":"2030-03-17T17:46:40Z","tokenType":"Bearer"}"#.utf8).write(to: file)
+        XCTAssertEqual(try FileCredentialStore(url: file).load()?.expiresAt, Date(timeIntervalSince1970: 1_900_000_000))
+    }
+
     func testAMissingFileIsNoCredential() throws {
         XCTAssertNil(try FileCredentialStore(url: file).load())
     }

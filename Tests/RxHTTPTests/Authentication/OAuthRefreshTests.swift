@@ -27,6 +27,8 @@ final class OAuthRefreshTests: LoopbackClientTestCase {
 
         var currentAccess: String { lock.withLock { "access-\(generation)" } }
         var refreshCount: Int { lock.withLock { refreshes.count } }
+        /// Refreshes refused (a refresh token that was not the current one: `invalid_grant`).
+        var refusedCount: Int { lock.withLock { refreshes.count - (generation - 1) } }
         var staleRequestsAfterRefreshBegan: Int { lock.withLock { staleAfterRefreshBegan } }
 
         func install(on server: LoopbackHTTPServer) {

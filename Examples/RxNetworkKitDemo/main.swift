@@ -40,6 +40,11 @@ struct Text: Request {
     var headers: [String: String] = [:]
 }
 
+// Started again as a replica of step 19's fleet.
+if CommandLine.arguments.dropFirst().first == "fleet-replica" {
+    exit(runFleetReplica(Array(CommandLine.arguments.dropFirst(2))))
+}
+
 let verbose = CommandLine.arguments.contains("--verbose")
 let server = LoopbackHTTPServer()
 let elsewhere = LoopbackHTTPServer()
@@ -424,7 +429,12 @@ let injected = faults.counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.
 print("   \(survived) of 200 answered in \(ms(faultTime)) after \(faults.requestCount) attempts; injected: \(injected); "
       + "the server saw \(injectedRequests.lines.count) requests (a 503 never reaches it, a dropped answer does)")
 
-print("19. graceful shutdown")
+print("19. a fleet of three replicas (child processes): one refresh per token expiry, one quota")
+for line in fleetStep(server: server) {
+    print("   \(line)")
+}
+
+print("20. graceful shutdown")
 server.route(.get, "/slow", LoopbackHTTPResponse.text("finished").delayed(by: 0.2))
 server.route(.get, "/unavailable", .status(503))
 let finishedInFlight = LockedLines()

@@ -95,6 +95,17 @@ let package = Package(
             ],
             path: "Tools/recovery-bench"
         ),
+        // A fleet of replicas (child processes): refreshes per expiry, a shared quota against a
+        // server that 429s, the cost of `.fleet`, a sibling's cooldown.
+        .executableTarget(
+            name: "fleet-bench",
+            dependencies: [
+                .product(name: "RxCore", package: "RxNetworkKit"),
+                .product(name: "RxHTTP", package: "RxNetworkKit"),
+                .product(name: "RxTesting", package: "RxNetworkKit"),
+            ],
+            path: "Tools/fleet-bench"
+        ),
         // WebSocket messages per second: a raw SwiftNIO client vs `webSocket(path:).messages` over
         // AsyncHTTPClientTransport, against a SwiftNIO server in a child process.
         .executableTarget(

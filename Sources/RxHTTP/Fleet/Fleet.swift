@@ -48,6 +48,7 @@ public final class Fleet: @unchecked Sendable {
         var quotas: [String: FleetQuota] = [:]
         var heartbeat: DispatchSourceTimer?
         var left = false
+        var operations = 0
     }
 
     /// This process as a member of the fleet.
@@ -107,6 +108,12 @@ public final class Fleet: @unchecked Sendable {
     /// replica runs on its own protection.
     public var engineAvailability: Observable<Bool> {
         availabilitySubject.asObservable().distinctUntilChanged()
+    }
+
+    /// How many engine operations this process ran (leases, locks, reads and writes, heartbeats,
+    /// signals): what the fleet costs the engine, for benchmarks.
+    @_spi(RxNetworkKitInternals) public var engineOperationCount: Int {
+        state.withLock { $0.operations }
     }
 
     /// Whether the engine answered the last operation.
@@ -236,10 +243,14 @@ public final class Fleet: @unchecked Sendable {
         case .success: available = true
         case .failure(let error):
             // A lock held by a sibling for its whole wait is the fleet working, not failing.
-            if let error = error as? FleetError, error.kind == .busy { return }
+            if let error = error as? FleetError, error.kind == .busy {
+                state.withLock { $0.operations += 1 }
+                return
+            }
             available = false
         }
         let (changed, listeners) = state.withLock { state -> (Bool, [Listener]) in
+            state.operations += 1
             guard state.engineAvailable != available else { return (false, []) }
             state.engineAvailable = available
             if case .failure(let error) = result { state.lastFailure = "\(what): \(error)" }

@@ -13,7 +13,8 @@ import Darwin
 ///   and touched at every heartbeat; a file whose lock is free (its process died) or whose heartbeat
 ///   is older than the time-out is removed, and with it the member's quota account.
 /// - `credentials/NAME.json`: credentials, replaced atomically and durably (fsync), mode 0600.
-/// - `quota/KEY.json`: shared token buckets, changed under `quota/KEY.lock`.
+/// - `quota/KEY.bucket`: shared token buckets, each read and written in place under its own `flock`
+///   (soft state: a torn one starts empty).
 /// - `signals/KEY.json`: the latest word about each host, polled every 50 ms by the siblings.
 ///
 /// Everything is created with modes 0700 (directories) and 0600 (files).
@@ -26,6 +27,10 @@ final class SameHostFleetEngine: FleetEngine, @unchecked Sendable {
         var watch: DispatchSourceTimer?
         /// Signal files seen: name → (inode, mtime in ns), so that each new word is delivered once.
         var seenSignals: [String: (UInt64, Int64)] = [:]
+        /// The quota buckets' files, kept open: a lease is a lock, a read and a write in place.
+        var buckets: [String: Int32] = [:]
+        /// The members alive at the last heartbeat (nil before the first), whose accounts a lease keeps.
+        var living: Set<String>?
     }
 
     private struct Bucket: Codable {
@@ -73,18 +78,15 @@ final class SameHostFleetEngine: FleetEngine, @unchecked Sendable {
         return try await body()
     }
 
-    /// Opens `path` and takes its `flock`, polling every 5 ms up to `wait` seconds (a blocking
-    /// `flock` would hold a thread of the cooperative pool).
+    /// Opens `path` and takes its `flock` (`FleetError.busy` when a sibling keeps it for `wait`).
     private func lockFile(_ path: String, wait: TimeInterval) async throws -> Int32 {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw FleetError(.unavailable, "the lock file \(path) cannot be opened (errno \(errno))") }
-        let deadline = Date().addingTimeInterval(wait)
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline, !Task.isCancelled else {
-                posixClose(fd)
-                throw FleetError(.busy, "the lock \((path as NSString).lastPathComponent) was not free within \(String(format: "%.3g", wait)) s")
-            }
-            try? await Task.sleep(nanoseconds: 5_000_000)
+        do {
+            try await lock(fd, wait: wait, kind: .busy, what: "the lock \((path as NSString).lastPathComponent)")
+        } catch {
+            posixClose(fd)
+            throw error
         }
         return fd
     }
@@ -120,27 +122,63 @@ final class SameHostFleetEngine: FleetEngine, @unchecked Sendable {
     // MARK: Quota
 
     func lease(_ request: QuotaLeaseRequest) async throws -> QuotaGrant {
-        let key = FleetNames.file(request.bucket)
-        let fd = try await lockFile(directory + "/quota/" + key + ".lock", wait: stateLockWait)
-        defer { unlockFile(fd) }
-        let path = directory + "/quota/" + key + ".json"
+        let fd = try bucketDescriptor(FleetNames.file(request.bucket))
+        try await lock(fd, wait: stateLockWait, kind: .timedOut, what: "the quota bucket")
+        defer { flock(fd, LOCK_UN) }
         let now = Date().timeIntervalSince1970
-        // A torn or foreign bucket (a crash mid-rename cannot tear it; a stranger's file can) starts
-        // empty: fewer sends, never more.
-        var bucket = (try? Self.read(path, limit: 1 << 20)).flatMap { $0 }.flatMap { try? JSONDecoder().decode(Bucket.self, from: $0) }
-            ?? Bucket(tokens: request.capacity, at: now, accounts: [:])
+        // A torn bucket (a crash mid-write: it is soft state, written in place) or a foreign one
+        // starts empty: fewer sends, never more.
+        var bucket = Self.readBucket(fd) ?? Bucket(tokens: 0, at: now, accounts: [:])
         if bucket.tokens.isNaN || bucket.at.isNaN { bucket = Bucket(tokens: 0, at: now, accounts: [:]) }
-        let living = Set(memberIDs())
-        bucket.accounts = bucket.accounts.filter { living.contains($0.key) || $0.key == request.member }
+        if let living = state.withLock({ $0.living }) {
+            bucket.accounts = bucket.accounts.filter { living.contains($0.key) || $0.key == request.member }
+        }
         let grant = QuotaArithmetic.settle(
             tokens: &bucket.tokens, at: &bucket.at, accounts: &bucket.accounts, request: request, now: now
         )
-        do {
-            try AtomicFile.write(try JSONEncoder().encode(bucket), to: path, durable: false)
-        } catch {
-            throw FleetError(.unavailable, "the quota bucket \(path) could not be written: \(error)")
+        guard let data = try? JSONEncoder().encode(bucket),
+              data.withUnsafeBytes({ pwrite(fd, $0.baseAddress, $0.count, 0) }) == data.count, ftruncate(fd, off_t(data.count)) == 0 else {
+            throw FleetError(.unavailable, "the quota bucket for \(request.bucket) could not be written (errno \(errno))")
         }
         return grant
+    }
+
+    /// The open file of a bucket; a new bucket's file starts full (its capacity is written by the
+    /// first lease, which finds it empty and fills it).
+    private func bucketDescriptor(_ key: String) throws -> Int32 {
+        if let fd = state.withLock({ $0.buckets[key] }) { return fd }
+        let path = directory + "/quota/" + key + ".bucket"
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw FleetError(.unavailable, "the quota bucket \(path) cannot be opened (errno \(errno))") }
+        let kept = state.withLock { state -> Int32 in
+            if let raced = state.buckets[key] { return raced }
+            state.buckets[key] = fd
+            return fd
+        }
+        if kept != fd { posixClose(fd) }
+        return kept
+    }
+
+    /// A bucket's state; an empty file is a new bucket, which starts full; nil for one that cannot
+    /// be read.
+    private static func readBucket(_ fd: Int32) -> Bucket? {
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard count >= 0, count < buffer.count else { return nil }
+        if count == 0 { return Bucket(tokens: .infinity, at: Date().timeIntervalSince1970, accounts: [:]) }
+        return try? JSONDecoder().decode(Bucket.self, from: Data(buffer[0..<count]))
+    }
+
+    /// Takes `fd`'s `flock`, polling every 2 ms up to `wait` seconds (a blocking `flock` would hold
+    /// a thread of the cooperative pool); throws `kind` when it stays taken.
+    private func lock(_ fd: Int32, wait: TimeInterval, kind: FleetError.Kind, what: String) async throws {
+        let deadline = Date().addingTimeInterval(wait)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline, !Task.isCancelled else {
+                throw FleetError(kind, "\(what) was not free within \(String(format: "%.3g", wait)) s")
+            }
+            try? await Task.sleep(nanoseconds: 2_000_000)
+        }
     }
 
     // MARK: Signals
@@ -221,6 +259,7 @@ final class SameHostFleetEngine: FleetEngine, @unchecked Sendable {
             }
             alive.append(other)
         }
+        state.withLock { $0.living = Set(alive.map(\.id)) }
         return alive.sorted { ($0.since, $0.id) < ($1.since, $1.id) }
     }
 
@@ -269,16 +308,6 @@ final class SameHostFleetEngine: FleetEngine, @unchecked Sendable {
         if raced { posixClose(fd) }
     }
 
-    /// The ids of the members whose files exist (the heartbeat removes the dead ones).
-    private func memberIDs() -> [String] {
-        let folder = directory + "/members"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.compactMap { name in
-            guard name.hasSuffix(".json"), !name.hasPrefix(".") else { return nil }
-            return String(name.dropLast(5))
-        }
-    }
-
     func leave(_ member: FleetMember) async {
         let (fd, path) = state.withLock { state -> (Int32, String?) in
             defer { state.memberDescriptor = -1; state.memberPath = nil }
@@ -289,11 +318,12 @@ final class SameHostFleetEngine: FleetEngine, @unchecked Sendable {
     }
 
     func close() {
-        let (watch, fd) = state.withLock { state -> (DispatchSourceTimer?, Int32) in
-            defer { state.watch = nil; state.memberDescriptor = -1 }
-            return (state.watch, state.memberDescriptor)
+        let (watch, fd, buckets) = state.withLock { state -> (DispatchSourceTimer?, Int32, [Int32]) in
+            defer { state.watch = nil; state.memberDescriptor = -1; state.buckets = [:] }
+            return (state.watch, state.memberDescriptor, Array(state.buckets.values))
         }
         watch?.cancel()
+        for bucket in buckets { posixClose(bucket) }
         // Closing releases the member lock: siblings see us gone at their next heartbeat.
         if fd >= 0 { posixClose(fd) }
     }

@@ -39,7 +39,6 @@ public final class Fleet: @unchecked Sendable {
     private struct State {
         var members: [FleetMember] = []
         var engineAvailable = true
-        var lastFailure: String?
         var listeners: [Int: Listener] = [:]
         var nextListener = 0
         /// The latest cooldown or open circuit each host is under, from a sibling or ourselves, so
@@ -60,12 +59,16 @@ public final class Fleet: @unchecked Sendable {
 
     let engine: any FleetEngine
     let queue = DispatchQueue(label: "RxHTTP.Fleet")
+    /// Where the fleet says what happens to it (the engine away and back, members joining and
+    /// leaving): one line each, never a credential.
+    private let log: (@Sendable (String) -> Void)?
     private let state = LockedState<State>.make(State())
     private let membersSubject: BehaviorSubject<[FleetMember]>
     private let availabilitySubject = BehaviorSubject<Bool>(value: true)
 
-    init(engine: any FleetEngine, heartbeatInterval: TimeInterval, operationTimeout: TimeInterval) {
+    init(engine: any FleetEngine, heartbeatInterval: TimeInterval, operationTimeout: TimeInterval, log: (@Sendable (String) -> Void)?) {
         self.engine = engine
+        self.log = log
         self.member = FleetMember.current()
         self.heartbeatInterval = min(max(0.05, heartbeatInterval.isNaN ? 1 : heartbeatInterval), 600)
         self.operationTimeout = min(max(0.05, operationTimeout.isNaN ? 2 : operationTimeout), 600)
@@ -89,9 +92,13 @@ public final class Fleet: @unchecked Sendable {
     ///   - directory: A directory of the daemon's own, the same for every replica.
     ///   - heartbeatInterval: Seconds between heartbeats, 0.05...600; default 1.
     ///   - operationTimeout: Seconds an operation (a lock, a lease) may take, 0.05...600; default 2.
+    ///   - log: Told, one line at a time, when the engine goes away or comes back and when members
+    ///     join or leave (a `Logger`'s `info`, `print`); nil for silence. Called on the fleet's threads.
     /// - Throws: `FleetError.unavailable` when the directory cannot be created or written.
-    public static func sameHost(directory: URL, heartbeatInterval: TimeInterval = 1, operationTimeout: TimeInterval = 2) throws -> Fleet {
-        Fleet(engine: try SameHostFleetEngine(directory: directory), heartbeatInterval: heartbeatInterval, operationTimeout: operationTimeout)
+    public static func sameHost(
+        directory: URL, heartbeatInterval: TimeInterval = 1, operationTimeout: TimeInterval = 2, log: (@Sendable (String) -> Void)? = nil
+    ) throws -> Fleet {
+        Fleet(engine: try SameHostFleetEngine(directory: directory), heartbeatInterval: heartbeatInterval, operationTimeout: operationTimeout, log: log)
     }
 
     // MARK: Public
@@ -249,14 +256,18 @@ public final class Fleet: @unchecked Sendable {
             }
             available = false
         }
-        let (changed, listeners) = state.withLock { state -> (Bool, [Listener]) in
+        let (changed, listeners, share) = state.withLock { state -> (Bool, [Listener], Int) in
             state.operations += 1
-            guard state.engineAvailable != available else { return (false, []) }
+            guard state.engineAvailable != available else { return (false, [], 0) }
             state.engineAvailable = available
-            if case .failure(let error) = result { state.lastFailure = "\(what): \(error)" }
-            return (true, Array(state.listeners.values))
+            return (true, Array(state.listeners.values), max(1, state.members.count))
         }
         guard changed else { return }
+        if case .failure(let error) = result {
+            log?("fleet: \(engine.description) is away (\(what): \(error)); each replica runs on its own protection, 1/\(share) of a fleet quota")
+        } else {
+            log?("fleet: \(engine.description) is back; rejoined")
+        }
         availabilitySubject.onNext(available)
         for listener in listeners { listener.onEngineChange(available) }
     }
@@ -280,12 +291,19 @@ public final class Fleet: @unchecked Sendable {
 
     private func membersSeen(_ members: [FleetMember]) {
         let list = members.contains(member) ? members : [member] + members
-        let changed = state.withLock { state -> Bool in
-            guard !state.left, state.members != list else { return false }
-            state.members = list
-            return true
+        let previous = state.withLock { state -> [FleetMember]? in
+            guard !state.left, state.members != list else { return nil }
+            defer { state.members = list }
+            return state.members
         }
-        if changed { membersSubject.onNext(list) }
+        guard let previous else { return }
+        membersSubject.onNext(list)
+        if let log {
+            let before = Set(previous.map(\.id)), now = Set(list.map(\.id))
+            let count = "\(list.count) member\(list.count == 1 ? "" : "s")"
+            for joined in list where !before.contains(joined.id) { log("fleet: \(joined) joined (\(count))") }
+            for gone in previous where !now.contains(gone.id) { log("fleet: \(gone) left (\(count))") }
+        }
     }
 
     // MARK: Signals

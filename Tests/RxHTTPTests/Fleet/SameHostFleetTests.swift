@@ -24,8 +24,8 @@ final class SameHostFleetTests: LoopbackClientTestCase {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    private func fleet(heartbeat: TimeInterval = 0.1) throws -> Fleet {
-        try Fleet.sameHost(directory: directory, heartbeatInterval: heartbeat, operationTimeout: 1)
+    private func fleet(heartbeat: TimeInterval = 0.1, log: (@Sendable (String) -> Void)? = nil) throws -> Fleet {
+        try Fleet.sameHost(directory: directory, heartbeatInterval: heartbeat, operationTimeout: 1, log: log)
     }
 
     private func client(_ fleet: Fleet, protection: HostProtection = HostProtection(), authenticator: OAuthAuthenticator? = nil) -> HTTPClient {
@@ -44,7 +44,8 @@ final class SameHostFleetTests: LoopbackClientTestCase {
     // MARK: Membership
 
     func testMembersSeeEachOtherAndOneThatLeavesIsGone() async throws {
-        let first = try fleet(), second = try fleet()
+        let lines = LockedBox([String]())
+        let first = try fleet { line in lines.mutate { $0.append(line) } }, second = try fleet()
         let seen = LockedBox([[FleetMember]]())
         let subscription = first.members.subscribe(onNext: { list in seen.mutate { $0.append(list) } })
         defer { subscription.dispose() }
@@ -54,6 +55,8 @@ final class SameHostFleetTests: LoopbackClientTestCase {
         await second.leave()
         XCTAssertTrue(waitUntil { seen.value.last?.count == 1 }, "the member that left is gone")
         XCTAssertEqual(first.memberCount, 1)
+        XCTAssertTrue(lines.value.contains { $0.contains("pid \(getpid())") && $0.contains("joined (2 members)") }, "\(lines.value)")
+        XCTAssertTrue(lines.value.contains { $0.contains("left (1 member)") }, "\(lines.value)")
     }
 
     func testFilesAreTheDaemonsOwn() throws {
@@ -231,7 +234,8 @@ final class SameHostFleetTests: LoopbackClientTestCase {
     // MARK: Engine away
 
     func testTheEngineAwayFallsBackAndRejoins() throws {
-        let fleet = try fleet()
+        let lines = LockedBox([String]())
+        let fleet = try fleet { line in lines.mutate { $0.append(line) } }
         let client = client(fleet, protection: HostProtection(rateLimit: RateLimit(requests: 200, per: 1, burst: 10, scope: .fleet)))
         let changes = LockedBox([Bool]())
         let events = client.events.subscribe(onNext: { event in
@@ -252,5 +256,8 @@ final class SameHostFleetTests: LoopbackClientTestCase {
         XCTAssertTrue(waitUntil { changes.value == [false, true] }, "\(changes.value)")
         let answered: Result<User, HTTPClientError>? = result(of: client.rx.requestObject(path: "/ok"))
         XCTAssertNotNil(try answered?.get())
+        let logged = lines.value
+        XCTAssertTrue(logged.contains { $0.contains("is away") && $0.contains("own protection") }, "\(logged)")
+        XCTAssertTrue(logged.contains { $0.contains("is back") }, "\(logged)")
     }
 }

@@ -21,6 +21,7 @@ let logging = "Logging"
 let metrics = "Metrics"
 let tracing = "Tracing"
 let serviceLifecycle = "ServiceLifecycle"
+let postgreSQL = "PostgreSQL"
 
 /// What the AsyncHTTPClient transport is built on.
 let transportDependencies: [Target.Dependency] = [
@@ -38,11 +39,14 @@ let transportDependencies: [Target.Dependency] = [
 
 /// The server-Swift integrations of RxHTTP.
 let integrationDependencies: [Target.Dependency] = [
-    dependency("Logging", "swift-log", trait: logging),
+    // The PostgreSQL fleet runs its statements with a no-op Logger (never the app's: its queries
+    // carry credentials).
+    dependency("Logging", "swift-log", trait: logging, or: postgreSQL),
     dependency("Metrics", "swift-metrics", trait: metrics),
     dependency("Tracing", "swift-distributed-tracing", trait: tracing),
     dependency("Instrumentation", "swift-distributed-tracing", trait: tracing),
     dependency("ServiceLifecycle", "swift-service-lifecycle", trait: serviceLifecycle),
+    dependency("PostgresNIO", "postgres-nio", trait: postgreSQL),
 ]
 
 let package = Package(
@@ -64,6 +68,7 @@ let package = Package(
         .trait(name: metrics, description: "HTTPClientMetrics: the client's events as swift-metrics with OpenTelemetry's HTTP client names"),
         .trait(name: tracing, description: "TracingInterceptor: a swift-distributed-tracing span per call, traceparent on every attempt"),
         .trait(name: serviceLifecycle, description: "HTTPClientService: the client as a swift-service-lifecycle Service"),
+        .trait(name: postgreSQL, description: "Fleet.postgreSQL(_:namespace:): a fleet of replicas coordinated through PostgreSQL (vapor/postgres-nio)"),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -75,6 +80,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(name: "RxCore", swiftSettings: strictSettings),
@@ -103,6 +109,7 @@ let package = Package(
                 dependency("Tracing", "swift-distributed-tracing", trait: tracing),
                 dependency("InMemoryTracing", "swift-distributed-tracing", trait: tracing),
                 dependency("ServiceLifecycle", "swift-service-lifecycle", trait: serviceLifecycle),
+                dependency("PostgresNIO", "postgres-nio", trait: postgreSQL),
             ],
             path: "Examples/RxNetworkKitDemo",
             swiftSettings: strictSettings
@@ -154,6 +161,7 @@ let package = Package(
                 dependency("InMemoryTracing", "swift-distributed-tracing", trait: tracing),
                 dependency("ServiceLifecycle", "swift-service-lifecycle", trait: serviceLifecycle),
                 dependency("ServiceLifecycleTestKit", "swift-service-lifecycle", trait: serviceLifecycle),
+                dependency("PostgresNIO", "postgres-nio", trait: postgreSQL),
             ],
             swiftSettings: strictSettings
         ),

@@ -26,7 +26,7 @@ for manifest in "$plain" "$traits"; do
         || { echo "README.md Install: no RxNetworkKit .package line in $manifest"; exit 1; }
 done
 grep -q 'traits:' "$plain" && { echo "README.md Install: the first manifest should have no traits"; exit 1; }
-for trait in AsyncHTTPClient Logging Metrics Tracing ServiceLifecycle; do
+for trait in AsyncHTTPClient Logging Metrics Tracing ServiceLifecycle PostgreSQL; do
     grep -q "\"$trait\"" "$traits" || { echo "README.md Install: the second manifest lacks the trait $trait"; exit 1; }
 done
 local_line="name: \"RxNetworkKit\", path: \"$root\""
@@ -72,6 +72,7 @@ cat > "$consumer/Sources/MyDaemon/main.swift" <<'SWIFT'
 import Foundation
 import Logging
 import Metrics
+import PostgresNIO
 import RxNetworkKit
 import RxNetworkKitAsyncHTTPClient
 import ServiceLifecycle
@@ -147,6 +148,37 @@ guard outcome == "transport", tally.logLines.load(ordering: .relaxed) > 0, tally
     print("an integration did not do its work")
     exit(1)
 }
+
+// A fleet on the PostgreSQL that CI started (RXNK_POSTGRES_URL): a credential goes through it.
+guard let address = ProcessInfo.processInfo.environment["RXNK_POSTGRES_URL"].flatMap(URLComponents.init(string:)),
+      let host = address.host, let user = address.user else {
+    print("consumer with every trait: no RXNK_POSTGRES_URL, the PostgreSQL fleet not tried")
+    exit(1)
+}
+let postgres = PostgresClient(configuration: .init(
+    host: host, port: address.port ?? 5432, username: user, password: address.password,
+    database: String(address.path.dropFirst()), tls: .disable
+))
+let runningPostgres = Task { await postgres.run() }
+let fleet = try Fleet.postgreSQL(postgres, namespace: "consumer-check-\(getpid())")
+let store = fleet.credentialStore(named: "consumer")
+// The store's own calls block their thread: off the cooperative pool.
+let roundTrip: OAuthCredential? = try await withCheckedThrowingContinuation { continuation in
+    DispatchQueue.global().async {
+        continuation.resume(with: Result {
+            try store.save(OAuthCredential(accessToken: "consumer-access", refreshToken: "consumer-refresh"))
+            defer { try? store.clear() }
+            return try store.load()
+        })
+    }
+}
+await fleet.leave()
+runningPostgres.cancel()
+guard roundTrip?.accessToken == "consumer-access" else {
+    print("the PostgreSQL fleet did not keep the credential")
+    exit(1)
+}
+print("consumer with every trait: a credential through a PostgreSQL fleet")
 SWIFT
 scratch="${CONSUMER_SCRATCH:-$consumer/.build}"
 swift build --package-path "$consumer" --scratch-path "$scratch" -Xswiftc -warnings-as-errors

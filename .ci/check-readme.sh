@@ -4,7 +4,7 @@
 # throwaway package that depends on this one. Names the blocks share — `client`, `bag`, `User` —
 # are declared before a block that uses them without declaring them. Nothing is run.
 # Blocks that import a trait's module (RxNetworkKitAsyncHTTPClient, Logging, Metrics, Tracing,
-# ServiceLifecycle) are built in a second package that enables every trait.
+# ServiceLifecycle, PostgresNIO) are built in a second package that enables every trait.
 # Usage: [READMECHECK_SCRATCH=<build folder of the all-traits build>] .ci/check-readme.sh
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -25,7 +25,7 @@ traitTargets=""
 traitWork="$root/.build/readme-check-traits"
 rm -rf "$traitWork/Sources"
 # The products a block that needs a trait may import, by module.
-traitProducts='.product(name: "RxNetworkKit", package: "RxNetworkKit"), .product(name: "RxTesting", package: "RxNetworkKit"), .product(name: "RxNetworkKitAsyncHTTPClient", package: "RxNetworkKit"), .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"), .product(name: "Tracing", package: "swift-distributed-tracing"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")'
+traitProducts='.product(name: "RxNetworkKit", package: "RxNetworkKit"), .product(name: "RxTesting", package: "RxNetworkKit"), .product(name: "RxNetworkKitAsyncHTTPClient", package: "RxNetworkKit"), .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"), .product(name: "Tracing", package: "swift-distributed-tracing"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "PostgresNIO", package: "postgres-nio")'
 for block in "$work"/blocks/*.swift; do
     name="Snippet$(basename "$block" .swift)"
     if sed -n 2p "$block" | grep -q '^// swift-tools-version'; then
@@ -39,7 +39,7 @@ for block in "$work"/blocks/*.swift; do
         swift package --package-path "$manifest" dump-package > /dev/null
         continue
     fi
-    if grep -qE '^import (RxNetworkKitAsyncHTTPClient|Logging|Metrics|Tracing|ServiceLifecycle)$' "$block"; then
+    if grep -qE '^import (RxNetworkKitAsyncHTTPClient|Logging|Metrics|Tracing|ServiceLifecycle|PostgresNIO)$' "$block"; then
         # Needs a trait: compiled with every trait on, in a package of its own below.
         mkdir -p "$traitWork/Sources/$name"
         {
@@ -91,11 +91,12 @@ let package = Package(
     name: "ReadmeCheckTraits",
     platforms: [.macOS(.v15), .iOS(.v18)],
     dependencies: [
-        .package(name: "RxNetworkKit", path: "$root", traits: ["AsyncHTTPClient", "Logging", "Metrics", "Tracing", "ServiceLifecycle"]),
+        .package(name: "RxNetworkKit", path: "$root", traits: ["AsyncHTTPClient", "Logging", "Metrics", "Tracing", "ServiceLifecycle", "PostgreSQL"]),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
 $traitTargets    ],

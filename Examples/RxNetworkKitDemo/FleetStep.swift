@@ -1,6 +1,9 @@
 import Foundation
 import RxNetworkKit
 import RxTesting
+#if PostgreSQL
+import PostgresNIO
+#endif
 
 // Step 19: three replicas of one daemon — child processes of this demo — share one fleet: one
 // refresh per token expiry at the token endpoint, one quota, cooldowns. The embedded server issues
@@ -52,24 +55,72 @@ final class FleetDemoServer: @unchecked Sendable {
     }
 }
 
+/// Where the replicas meet: a directory (the same-host engine), or with the trait `PostgreSQL` a
+/// database URL and a namespace.
+func fleetEngine() -> (place: String, description: String, note: String?) {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rxnk-demo-fleet-\(getpid())").path
+    #if PostgreSQL
+    if let url = ProcessInfo.processInfo.environment["RXNK_POSTGRES_URL"], !url.isEmpty {
+        return (url + "#demo-\(getpid())", "PostgreSQL (RXNK_POSTGRES_URL)", nil)
+    }
+    // None given: a throwaway one from Debian's postgresql, if the script and the package are here.
+    // Its URL comes through a file, not a pipe, which the server it starts would hold open.
+    let printed = FileManager.default.temporaryDirectory.appendingPathComponent("rxnk-demo-pg-url-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: printed) }
+    let started = Process()
+    started.executableURL = URL(fileURLWithPath: "/bin/bash")
+    started.arguments = ["Scripts/postgres.sh", "start", "/tmp/rxnk-demo-pg"]
+    started.standardError = FileHandle.nullDevice
+    if FileManager.default.createFile(atPath: printed.path, contents: nil), let output = try? FileHandle(forWritingTo: printed) {
+        started.standardOutput = output
+        if (try? started.run()) != nil {
+            started.waitUntilExit()
+            let url = ((try? String(contentsOf: printed, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            if started.terminationStatus == 0, url.hasPrefix("postgres://") {
+                return (url + "#demo-\(getpid())", "a PostgreSQL started by Scripts/postgres.sh in /tmp/rxnk-demo-pg (stop it: Scripts/postgres.sh stop /tmp/rxnk-demo-pg)", nil)
+            }
+        }
+    }
+    return (directory, "one directory (the same-host engine)",
+            "no PostgreSQL: set RXNK_POSTGRES_URL, or run `Scripts/postgres.sh install` from the repository's root")
+    #else
+    return (directory, "one directory (the same-host engine)", "on PostgreSQL: swift run --traits PostgreSQL RxNetworkKitDemo")
+    #endif
+}
+
+/// A replica's fleet at `place` (a directory, or a `postgres://` URL whose fragment names the
+/// namespace), and what to do when done.
+func makeFleet(_ place: String) throws -> (Fleet, () async -> Void) {
+    #if PostgreSQL
+    if let address = URLComponents(string: place), address.scheme == "postgres", let host = address.host, let user = address.user {
+        let postgres = PostgresClient(configuration: .init(
+            host: host, port: address.port ?? 5432, username: user, password: address.password,
+            database: String(address.path.dropFirst()), tls: .disable
+        ))
+        let running = Task { await postgres.run() }
+        let fleet = try Fleet.postgreSQL(postgres, namespace: address.fragment ?? "demo")
+        return (fleet, { await fleet.leave(); running.cancel() })
+    }
+    #endif
+    let fleet = try Fleet.sameHost(directory: URL(fileURLWithPath: place))
+    return (fleet, { await fleet.leave() })
+}
+
 /// Runs the step: three replica processes for `seconds`, then what the server counted.
 func fleetStep(server: LoopbackHTTPServer, seconds: Double = 3) -> [String] {
     let counted = FleetDemoServer()
     counted.install(on: server)
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rxnk-demo-fleet-\(getpid())")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    do {
-        let fleet = try Fleet.sameHost(directory: directory)
-        try fleet.credentialStore(named: "demo").save(OAuthCredential(accessToken: "a1", refreshToken: "r1", expiresAt: Date().addingTimeInterval(1)))
-    } catch {
-        return ["the fleet directory cannot be used: \(error)"]
-    }
+    let engine = fleetEngine()
+    defer { if !engine.place.hasPrefix("postgres://") { try? FileManager.default.removeItem(atPath: engine.place) } }
+    // The credential, seeded by a process of the fleet's namespace: the replicas' parent (this one).
+    let seeded = seedFleetCredential(place: engine.place)
+    if let failure = seeded { return ["the fleet cannot be used: \(failure)"] }
     let started = Date()
     var replicas: [(Process, Pipe)] = []
     for _ in 0..<3 {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        child.arguments = ["fleet-replica", directory.path, server.baseURL.absoluteString, "\(seconds)"]
+        child.arguments = ["fleet-replica", engine.place, server.baseURL.absoluteString, "\(seconds)"]
         let output = Pipe()
         child.standardOutput = output
         do { try child.run() } catch { return ["could not start a replica: \(error)"] }
@@ -86,11 +137,12 @@ func fleetStep(server: LoopbackHTTPServer, seconds: Double = 3) -> [String] {
     let elapsed = Date().timeIntervalSince(started)
     let counts = counted.counts
     return [
+        "on \(engine.description)\(engine.note.map { "; \($0)" } ?? "")",
         "3 replicas × 4 callers for \(String(format: "%.1f", elapsed)) s: \(answers) answers, \(errors) errors to callers",
         // A token lives 1 s and is refreshed 0.3 s before it expires: one expiry per 0.7 s of traffic.
         "\(counts.refreshes) refreshes at the token endpoint in \(String(format: "%.1f", counts.span)) s of traffic with 1-second tokens "
             + "(one per expiry: at most \(Int((counts.span / 0.7).rounded(.up)) + 1)), \(counts.refused) invalid_grant",
-        "\(counts.sends) sends at \(String(format: "%.1f", Double(counts.sends) / max(counts.span, 0.001)))/s under a fleet limit of 32/s (the server allows \(counted.serverLimit)): \(counts.tooMany) 429s",
+        "\(counts.sends) sends at \(String(format: "%.1f", Double(counts.sends) / max(counts.span, 0.001)))/s with a fleet limit of 32/s and a burst of 4 (the server allows \(counted.serverLimit) in any second): \(counts.tooMany) 429s",
     ]
 }
 
@@ -99,7 +151,7 @@ func fleetStep(server: LoopbackHTTPServer, seconds: Double = 3) -> [String] {
 func runFleetReplica(_ arguments: [String]) -> Int32 {
     guard arguments.count == 3, let api = URL(string: arguments[1]), let seconds = Double(arguments[2]) else { return 2 }
     do {
-        let fleet = try Fleet.sameHost(directory: URL(fileURLWithPath: arguments[0]))
+        let (fleet, leave) = try makeFleet(arguments[0])
         let auth = OAuthAuthenticator(
             store: fleet.credentialStore(named: "demo"),
             refresher: .tokenEndpoint(api.appendingPathComponent("fleet/token"), clientID: "demo"),
@@ -125,9 +177,41 @@ func runFleetReplica(_ arguments: [String]) -> Int32 {
             }
         }
         Swift.print("\(answers.lines.count) \(errors.lines.count)")
+        let left = DispatchSemaphore(value: 0)
+        Task {
+            await leave()
+            left.signal()
+        }
+        left.wait()
         return 0
     } catch {
         Swift.print("0 1 \(error)")
         return 1
     }
+}
+
+/// Seeds the fleet's credential, the first a refresh will spend; returns the failure, if any. (A
+/// fleet's store blocks the thread it is called on: a Dispatch thread, not the cooperative pool.)
+func seedFleetCredential(place: String) -> String? {
+    let outcome = LockedLines()
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        do {
+            let (fleet, leave) = try makeFleet(place)
+            let store = fleet.credentialStore(named: "demo")
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+                DispatchQueue.global().async {
+                    continuation.resume(with: Result {
+                        try store.save(OAuthCredential(accessToken: "a1", refreshToken: "r1", expiresAt: Date().addingTimeInterval(1)))
+                    })
+                }
+            }
+            await leave()
+        } catch {
+            outcome.append("\(error)")
+        }
+        done.signal()
+    }
+    done.wait()
+    return outcome.lines.first
 }

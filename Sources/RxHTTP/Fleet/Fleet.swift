@@ -211,21 +211,34 @@ public final class Fleet: @unchecked Sendable {
     }
 
     /// Runs one engine operation with the time limit; success or failure moves the availability.
+    ///
+    /// The time-out is a Dispatch timer on the fleet's own queue, and a timed-out operation's
+    /// completion runs there: a process whose threads of the shared pool are all blocked (callers
+    /// waiting on semaphores for requests that wait for the fleet's quota) still falls back to its
+    /// own protection instead of waiting for a thread that never comes.
     func run<T: Sendable>(
         _ what: String, _ operation: @escaping @Sendable (any FleetEngine) async throws -> T,
         completion: @escaping @Sendable (Result<T, Error>) -> Void
     ) {
         let engine = self.engine
-        let timeout = operationTimeout
-        Task { [weak self] in
-            let result: Result<T, Error>
-            do {
-                result = .success(try await withFleetTimeout(timeout, what) { try await operation(engine) })
-            } catch {
-                result = .failure(error)
-            }
+        let pending = LockedState<(@Sendable (Result<T, Error>) -> Void)?>.make(completion)
+        let finish: @Sendable (Result<T, Error>) -> Void = { [weak self] result in
+            guard let completion = pending.withLock({ stored in defer { stored = nil }; return stored }) else { return }
             self?.noteEngine(result.map { _ in () }, what: what)
             completion(result)
+        }
+        let work = Task {
+            do {
+                finish(.success(try await operation(engine)))
+            } catch {
+                finish(.failure(error))
+            }
+        }
+        let timeout = operationTimeout
+        queue.asyncAfter(deadline: .now() + timeout) {
+            guard pending.withLock({ $0 != nil }) else { return }
+            work.cancel()
+            finish(.failure(FleetError(.timedOut, "\(what) took more than \(String(format: "%.3g", timeout)) s")))
         }
     }
 

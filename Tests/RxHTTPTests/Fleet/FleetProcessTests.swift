@@ -1,13 +1,17 @@
 import Foundation
+#if PostgreSQL
+import PostgresNIO
+#endif
 import RxCore
 @testable import RxHTTP
 import RxTesting
 import XCTest
 
 /// Replicas as separate processes (this test binary started again in a replica mode, as
-/// `DiskCacheTests` does) on one fleet directory: a lock holder killed with SIGKILL releases the
-/// fleet, and dies out of `members`; three replicas of four callers each against one rotating token
-/// endpoint refresh once per expiry, with no `invalid_grant` and no error to any caller.
+/// `DiskCacheTests` does) on one fleet directory — and, with the trait `PostgreSQL`, on one
+/// database: a lock holder killed with SIGKILL releases the fleet, and dies out of `members`; three
+/// replicas of four callers each against one rotating token endpoint refresh once per expiry, with
+/// no `invalid_grant` and no error to any caller.
 final class FleetProcessTests: LoopbackClientTestCase {
     private var directory: URL!
     private let tokens = OAuthRefreshTests.TokenServer()
@@ -33,8 +37,13 @@ final class FleetProcessTests: LoopbackClientTestCase {
         child.environment = ProcessInfo.processInfo.environment.merging(
             ["RXNK_FLEET_REPLICA": mode, "RXNK_FLEET_DIR": directory.path].merging(environment) { $1 }
         ) { $1 }
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
+        // What it says goes to a file of the test's directory, read when it fails.
+        let log = directory.appendingPathComponent("replica-\(UUID().uuidString).log")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let output = try FileHandle(forWritingTo: log)
+        child.standardOutput = output
+        child.standardError = output
         try child.run()
         return child
     }
@@ -72,16 +81,34 @@ final class FleetProcessTests: LoopbackClientTestCase {
     }
 
     func testReplicasRefreshOncePerExpiryWithoutInvalidGrant() throws {
+        try refreshOncePerExpiry(place: nil)
+    }
+
+    #if PostgreSQL
+    func testReplicasRefreshOncePerExpiryOnPostgreSQL() throws {
+        guard let url = ProcessInfo.processInfo.environment["RXNK_POSTGRES_URL"], !url.isEmpty else {
+            return XCTFail("the trait PostgreSQL is on but RXNK_POSTGRES_URL is not set (Scripts/postgres.sh start DIR prints one)")
+        }
+        try refreshOncePerExpiry(place: url + "#replicas-" + UUID().uuidString.lowercased())
+    }
+    #endif
+
+    /// Three replica processes on the fleet at `place` (nil: the test's directory; a
+    /// `postgres://…#namespace` URL: that database).
+    private func refreshOncePerExpiry(place: String?) throws {
         tokens.expiresIn = 1
         tokens.tokenDelay = 0.02
-        let seeding = try Fleet.sameHost(directory: directory)
-        try seeding.credentialStore(named: "api").save(
-            OAuthCredential(accessToken: "access-1", refreshToken: "refresh-1", expiresAt: Date().addingTimeInterval(1))
-        )
+        try withReplicaFleet(place: place ?? directory.path) { fleet in
+            try fleet.credentialStore(named: "api").save(
+                OAuthCredential(accessToken: "access-1", refreshToken: "refresh-1", expiresAt: Date().addingTimeInterval(1))
+            )
+        }
         let duration = 3.0
         let started = Date()
         let replicas = try (0..<3).map { _ in
-            try replica("callers", ["RXNK_FLEET_API": server.baseURL.absoluteString, "RXNK_FLEET_SECONDS": "\(duration)"])
+            try replica("callers", [
+                "RXNK_FLEET_API": server.baseURL.absoluteString, "RXNK_FLEET_SECONDS": "\(duration)", "RXNK_FLEET_PLACE": place ?? directory.path,
+            ])
         }
         for replica in replicas { replica.waitUntilExit() }
         let elapsed = Date().timeIntervalSince(started)
@@ -90,7 +117,12 @@ final class FleetProcessTests: LoopbackClientTestCase {
             XCTAssertEqual(replica.terminationStatus, 0)
             let file = directory.appendingPathComponent("result-\(replica.processIdentifier)")
             let counts = (try? String(contentsOf: file, encoding: .utf8))?.split(separator: " ").compactMap { Int($0) } ?? []
-            XCTAssertEqual(counts.count, 2, "replica \(replica.processIdentifier) wrote its counts")
+            if counts.count != 2 {
+                let logs = (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.filter { $0.hasSuffix(".log") } ?? []
+                let said = logs.compactMap { try? String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8) }
+                    .joined(separator: "\n").split(separator: "\n").filter { !$0.hasPrefix("Test Suite") }.suffix(20).joined(separator: "\n")
+                XCTFail("replica \(replica.processIdentifier) wrote no counts (exit \(replica.terminationStatus)); the replicas said:\n\(said)")
+            }
             ok += counts.first ?? 0
             failed += counts.last ?? 0
         }
@@ -108,7 +140,40 @@ final class FleetProcessTests: LoopbackClientTestCase {
     func testReplicaProcess() throws {
         let environment = ProcessInfo.processInfo.environment
         guard let mode = environment["RXNK_FLEET_REPLICA"], let path = environment["RXNK_FLEET_DIR"] else { return }
-        let fleet = try Fleet.sameHost(directory: URL(fileURLWithPath: path), heartbeatInterval: 0.1)
+        try withReplicaFleet(place: environment["RXNK_FLEET_PLACE"] ?? path) { fleet in
+            try replicaWork(mode, fleet: fleet, path: path, environment: environment)
+        }
+    }
+
+    /// Runs `body` with a fleet at `place`: a directory, or (trait `PostgreSQL`) a
+    /// `postgres://USER@HOST:PORT/DATABASE#NAMESPACE` URL, whose client runs meanwhile; leaves after.
+    private func withReplicaFleet(place: String, _ body: (Fleet) throws -> Void) throws {
+        #if PostgreSQL
+        if let address = URLComponents(string: place), address.scheme == "postgres", let host = address.host, let user = address.user {
+            let postgres = PostgresClient(configuration: .init(
+                host: host, port: address.port ?? 5432, username: user, password: address.password,
+                database: String(address.path.dropFirst()), tls: .disable
+            ))
+            let running = Task { await postgres.run() }
+            let fleet = try Fleet.postgreSQL(postgres, namespace: address.fragment ?? "replicas", heartbeatInterval: 0.1)
+            defer {
+                let left = DispatchSemaphore(value: 0)
+                Task {
+                    await fleet.leave()
+                    running.cancel()
+                    await running.value
+                    left.signal()
+                }
+                left.wait()
+            }
+            return try body(fleet)
+        }
+        #endif
+        let fleet = try Fleet.sameHost(directory: URL(fileURLWithPath: place), heartbeatInterval: 0.1)
+        try body(fleet)
+    }
+
+    private func replicaWork(_ mode: String, fleet: Fleet, path: String, environment: [String: String]) throws {
         switch mode {
         case "lock":
             let marker = path + "/locked-\(getpid())"

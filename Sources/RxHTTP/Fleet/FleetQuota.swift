@@ -17,8 +17,7 @@ import Foundation
 ///   second; the fleet's availability events say so.
 ///
 /// Wall-clock time: a fleet coordinates processes, which share no virtual clock.
-// @unchecked Sendable: mutable state lives in one LockedState; the settings are immutable.
-final class FleetQuota: @unchecked Sendable {
+final class FleetQuota: Sendable {
     private struct Waiter {
         let id: Int
         let completion: @Sendable (Bool) -> Void
@@ -46,7 +45,7 @@ final class FleetQuota: @unchecked Sendable {
 
     let bucket: String
     let limit: RateLimit
-    private weak var fleet: Fleet?
+    private weak let fleet: Fleet?
     private let state = LockedState<State>.make(State())
     private let queue: DispatchQueue
 

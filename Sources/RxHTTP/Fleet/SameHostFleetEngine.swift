@@ -18,7 +18,8 @@ import Darwin
 /// - `signals/KEY.json`: the latest word about each host, polled every 50 ms by the siblings.
 ///
 /// Everything is created with modes 0700 (directories) and 0600 (files).
-// @unchecked Sendable: mutable state lives in one LockedState; the paths are immutable.
+// @unchecked Sendable: mutable state (the signal watch's Dispatch timer, which is not Sendable, among
+// it) lives in one LockedState; the paths are immutable.
 final class SameHostFleetEngine: FleetEngine, @unchecked Sendable {
     private struct State {
         /// Our member file, locked for the life of the process.

@@ -201,6 +201,11 @@ public final class Fleet: @unchecked Sendable {
         }
     }
 
+    /// The quota accounts of this process (tests and diagnostics).
+    var quotasForTests: [FleetQuota] {
+        state.withLock { Array($0.quotas.values) }
+    }
+
     /// Tells the siblings about a host (in the background; a failure marks the engine away).
     func publish(_ kind: FleetSignal.Kind, origin: String, until: Date?, statusCode: Int?) {
         let signal = FleetSignal(

@@ -60,9 +60,12 @@ struct QuotaLeaseRequest: Sendable {
     let capacity: Double
     /// Who asks.
     let member: String
-    /// Tokens leased before that this replica has spent or gives back: they leave its account.
-    let settled: Int
-    /// Of `settled`, the tokens given back unspent: they go back into the bucket.
+    /// Tokens leased before that this replica still holds unspent (after giving back `returned`):
+    /// its account is set to this, not moved by it, so that a grant whose answer was lost (a
+    /// time-out, a connection dropped after the commit) is struck off by the next lease instead
+    /// of holding a part of the capacity for as long as the replica lives.
+    let holding: Int
+    /// Tokens given back unspent: they go back into the bucket.
     let returned: Int
     /// Tokens wanted now (0: only settling).
     let want: Int

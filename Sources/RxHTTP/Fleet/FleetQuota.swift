@@ -8,10 +8,11 @@ import Foundation
 /// - **Batches** are sized from the rate (a fifth of a second's worth) and the burst (a third of
 ///   the capacity shared among the members), at least one token; the next batch is asked for when
 ///   half of this one is spent, so that a steady caller rarely waits for the engine.
-/// - **Strict**: the shared bucket counts every replica's unsettled lease as taken, so the fleet's
-///   sends together stay within the limit plus its burst. A replica settles (reports what it spent)
-///   with every lease; tokens unused for a second are given back; a dead replica's account is
-///   dropped when it leaves the fleet, so it strands at most one batch for a few heartbeats.
+/// - **Strict**: the shared bucket counts every replica's unspent lease as taken, so the fleet's
+///   sends together stay within the limit plus its burst. A replica says what it still holds with
+///   every lease (its account is set to that, so a grant lost to a time-out is struck off at the
+///   next one); tokens unused for a second are given back; a dead replica's account is dropped
+///   when it leaves the fleet, so it strands at most one batch for a few heartbeats.
 /// - **Fallback**: when the engine fails, the replica paces itself with a local token bucket at its
 ///   share (the limit and burst divided by the members last seen) and asks the engine again every
 ///   second; the fleet's availability events say so.
@@ -33,14 +34,16 @@ final class FleetQuota: Sendable {
         var mode = Mode.fleet
         /// Leased tokens not spent yet.
         var available = 0
-        /// Tokens spent since the last settlement.
+        /// Tokens spent since the last lease: the engine's account of this replica overstates by
+        /// that much until the next one.
         var spent = 0
         var leaseInFlight = false
         var lastUse = Date.distantPast
         var waiters: [Waiter] = []
         var nextWaiter = 0
-        /// A look again scheduled (the next token, an idle give-back, an engine retry).
-        var wakeScheduled = false
+        /// When the earliest look again is due (the next token, an engine retry); a later one asked
+        /// for meanwhile is covered by it, an earlier one is scheduled too.
+        var nextWake: DispatchTime?
     }
 
     let bucket: String
@@ -141,20 +144,19 @@ final class FleetQuota: Sendable {
         let request = state.withLock { state -> QuotaLeaseRequest? in
             guard !state.leaseInFlight else { return nil }
             state.leaseInFlight = true
-            let settled = state.spent
             state.spent = 0
             return QuotaLeaseRequest(
                 bucket: bucket, rate: rate, capacity: Double(limit.burst), member: fleet.member.id,
-                settled: settled, returned: 0, want: batchSize(members: members)
+                holding: state.available, returned: 0, want: batchSize(members: members)
             )
         }
         guard let request else { return }
         fleet.run("a quota lease", { engine in try await engine.lease(request) }) { [weak self] result in
-            self?.leaseEnded(request, result)
+            self?.leaseEnded(result)
         }
     }
 
-    private func leaseEnded(_ request: QuotaLeaseRequest, _ result: Result<QuotaGrant, Error>) {
+    private func leaseEnded(_ result: Result<QuotaGrant, Error>) {
         let members = fleet?.memberCount ?? 1
         var wake: TimeInterval?
         let granted = state.withLock { state -> [Waiter] in
@@ -165,8 +167,8 @@ final class FleetQuota: Sendable {
                 state.available += grant.granted
                 if state.available == 0 || !state.waiters.isEmpty { wake = grant.nextTokenIn ?? 0.001 }
             case .failure:
-                // What was spent is reported with the next lease that gets through.
-                state.spent += request.settled
+                // Whether the engine granted anything is unknown; the next lease that gets through
+                // sets the account right.
                 if case .fleet = state.mode {
                     state.mode = .fallback(RateLimitBucket(RateLimit(
                         requests: max(1, limit.requests / max(1, members)), per: limit.per, burst: max(1, limit.burst / max(1, members))
@@ -194,20 +196,24 @@ final class FleetQuota: Sendable {
     /// Looks again after `seconds`: serves waiters (in fallback, as the local bucket allows), asks
     /// the engine for tokens (or, in fallback, whether it is back).
     private func scheduleWake(after seconds: TimeInterval) {
-        let first = state.withLock { state -> Bool in
-            defer { state.wakeScheduled = true }
-            return !state.wakeScheduled
+        let due = DispatchTime.now() + min(max(0.001, seconds), 60)
+        let schedule = state.withLock { state -> Bool in
+            if let next = state.nextWake, next <= due { return false }
+            state.nextWake = due
+            return true
         }
-        guard first else { return }
-        queue.asyncAfter(deadline: .now() + min(max(0.001, seconds), 60)) { [weak self] in self?.wake() }
+        guard schedule else { return }
+        queue.asyncAfter(deadline: due) { [weak self] in self?.wake(due) }
     }
 
-    private func wake() {
+    /// - Parameter due: When this look again was due: a look superseded by an earlier one still
+    ///   looks (it is harmless), but only the latest scheduled clears the mark.
+    private func wake(_ due: DispatchTime) {
         let now = Date()
         var again: TimeInterval?
         var lease = false
         let served = state.withLock { state -> [Waiter] in
-            state.wakeScheduled = false
+            if state.nextWake == due { state.nextWake = nil }
             let served = serveWaiters(&state)
             switch state.mode {
             case .fleet:
@@ -239,15 +245,19 @@ final class FleetQuota: Sendable {
             defer { state.available = 0; state.spent = 0 }
             return QuotaLeaseRequest(
                 bucket: bucket, rate: rate, capacity: Double(limit.burst), member: fleet.member.id,
-                settled: state.spent + state.available, returned: state.available, want: 0
+                holding: 0, returned: state.available, want: 0
             )
         }
         guard let request else { return }
-        fleet.run("a quota give-back", { engine in try await engine.lease(request) }) { [weak self] result in
-            self?.state.withLock { state in
+        fleet.run("a quota give-back", { engine in try await engine.lease(request) }) { [weak self] _ in
+            // A waiter that came meanwhile found this give-back in flight and asked for nothing:
+            // it is asked for now, or it would wait for a caller that never comes. (A give-back
+            // that failed lost its tokens, and the next lease strikes them off the account.)
+            let waiting = self?.state.withLock { state -> Bool in
                 state.leaseInFlight = false
-                if case .failure = result { state.spent += request.settled - request.returned }
-            }
+                return !state.waiters.isEmpty
+            } ?? false
+            if waiting { self?.requestLease() }
         }
     }
 
@@ -259,8 +269,17 @@ final class FleetQuota: Sendable {
             defer { state.available = 0; state.spent = 0 }
             return QuotaLeaseRequest(
                 bucket: bucket, rate: rate, capacity: Double(limit.burst), member: fleet.member.id,
-                settled: state.spent + state.available, returned: state.available, want: 0
+                holding: 0, returned: state.available, want: 0
             )
+        }
+    }
+
+    /// Its account now, for tests and diagnostics.
+    var snapshot: (available: Int, spent: Int, waiters: Int, leaseInFlight: Bool, wakeScheduled: Bool, fallingBack: Bool) {
+        state.withLock { state in
+            let fallingBack: Bool
+            if case .fallback = state.mode { fallingBack = true } else { fallingBack = false }
+            return (state.available, state.spent, state.waiters.count, state.leaseInFlight, state.nextWake != nil, fallingBack)
         }
     }
 

@@ -380,31 +380,6 @@ enum FleetNames {
     }
 }
 
-/// The token bucket arithmetic both engines run (the PostgreSQL engine in SQL, the same-host one
-/// here): settle the member's account, refill by the time elapsed — never above the capacity less
-/// what is out on lease — and grant what is there.
-enum QuotaArithmetic {
-    static func settle(
-        tokens: inout Double, at: inout TimeInterval, accounts: inout [String: Int], request: QuotaLeaseRequest, now: TimeInterval
-    ) -> QuotaGrant {
-        let held = accounts[request.member] ?? 0
-        accounts[request.member] = max(0, held - max(0, request.settled))
-        let leased = Double(accounts.values.reduce(0, +))
-        let elapsed = max(0, now - at)
-        tokens = min(max(0, request.capacity - leased), tokens + elapsed * request.rate + Double(max(0, request.returned)))
-        at = now
-        let granted = max(0, min(request.want, Int(tokens.rounded(.down))))
-        tokens -= Double(granted)
-        if granted > 0 { accounts[request.member, default: 0] += granted }
-        if accounts[request.member] == 0 { accounts[request.member] = nil }
-        guard granted < request.want else { return QuotaGrant(granted: granted, nextTokenIn: nil) }
-        // The next whole token, or — when the leases out fill the capacity — a short look again.
-        let room = request.capacity - leased - Double(granted)
-        let wait = room >= 1 ? (1 - (tokens - tokens.rounded(.down))) / request.rate : 0.05
-        return QuotaGrant(granted: granted, nextTokenIn: min(max(0.001, wait), 60))
-    }
-}
-
 // The class's own `close()` and `read` names hide the system calls inside it.
 private func posixClose(_ fd: Int32) {
     _ = close(fd)

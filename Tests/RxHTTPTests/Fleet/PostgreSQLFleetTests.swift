@@ -210,28 +210,28 @@ final class PostgreSQLFleetTests: XCTestCase {
         _ = try await first.heartbeat(a, timeout: 5)
         _ = try await second.heartbeat(b, timeout: 5)
         // A slow refill: the capacity is what there is.
-        func request(_ who: FleetMember, settled: Int = 0, returned: Int = 0, want: Int) -> QuotaLeaseRequest {
+        func request(_ who: FleetMember, holding: Int = 0, returned: Int = 0, want: Int) -> QuotaLeaseRequest {
             QuotaLeaseRequest(bucket: "https://api.example.com:443|10/1000/10", rate: 0.01, capacity: 10, member: who.id,
-                              settled: settled, returned: returned, want: want)
+                              holding: holding, returned: returned, want: want)
         }
         let firstGrant = try await first.lease(request(a, want: 6))
         XCTAssertEqual(firstGrant, QuotaGrant(granted: 6, nextTokenIn: nil))
         let secondGrant = try await second.lease(request(b, want: 6))
         XCTAssertEqual(secondGrant.granted, 4, "the capacity is shared")
         XCTAssertNotNil(secondGrant.nextTokenIn)
-        let nothing = try await second.lease(request(b, want: 1))
+        let nothing = try await second.lease(request(b, holding: 4, want: 1))
         XCTAssertEqual(nothing.granted, 0)
         if let wait = nothing.nextTokenIn { XCTAssertEqual(wait, 0.05, accuracy: 0.001, "the leases fill the capacity: a short look again") }
         // The first gives its six back unspent: they are the second's to take.
-        let settled = try await first.lease(request(a, settled: 6, returned: 6, want: 0))
-        XCTAssertEqual(settled, QuotaGrant(granted: 0, nextTokenIn: nil))
-        let more = try await second.lease(request(b, want: 6))
+        let givenBack = try await first.lease(request(a, holding: 0, returned: 6, want: 0))
+        XCTAssertEqual(givenBack, QuotaGrant(granted: 0, nextTokenIn: nil))
+        let more = try await second.lease(request(b, holding: 4, want: 6))
         XCTAssertEqual(more.granted, 6)
-        // Spent, not returned: the account shrinks but the bucket does not refill beyond the rate.
-        let spent = try await second.lease(request(b, settled: 10, returned: 0, want: 3))
+        // Spent, not returned: the account empties but the bucket does not refill beyond the rate.
+        let spent = try await second.lease(request(b, holding: 0, returned: 0, want: 3))
         XCTAssertEqual(spent.granted, 0)
         let accounts = try await accountsOf("https://api.example.com:443|10/1000/10")
-        XCTAssertEqual(accounts, [:], "every lease was settled")
+        XCTAssertEqual(accounts, [:], "nobody holds anything")
     }
 
     func testTheSameArithmeticAsTheSameHostEngine() async throws {
@@ -241,14 +241,14 @@ final class PostgreSQLFleetTests: XCTestCase {
         var tokens = 3.0
         var at = 0.0
         var accounts: [String: Int] = [:]
-        let steps = [(0, 0, 2), (2, 0, 5), (0, 0, 1), (3, 3, 4)]
+        let steps = [(0, 0, 2), (2, 0, 5), (1, 0, 1), (0, 3, 4)]
         // A bucket with no refill to speak of gives the same grants in Swift and through the database.
-        for (settled, returned, want) in steps {
+        for (holding, returned, want) in steps {
             let request = QuotaLeaseRequest(bucket: "arithmetic", rate: 1e-9, capacity: 3, member: a.id,
-                                            settled: settled, returned: returned, want: want)
+                                            holding: holding, returned: returned, want: want)
             let expected = QuotaArithmetic.settle(tokens: &tokens, at: &at, accounts: &accounts, request: request, now: at)
             let granted = try await first.lease(request)
-            XCTAssertEqual(granted.granted, expected.granted, "step \(settled)/\(returned)/\(want)")
+            XCTAssertEqual(granted.granted, expected.granted, "step \(holding)/\(returned)/\(want)")
             XCTAssertEqual(granted.nextTokenIn == nil, expected.nextTokenIn == nil)
         }
     }
@@ -260,7 +260,7 @@ final class PostgreSQLFleetTests: XCTestCase {
         _ = try await second.heartbeat(b, timeout: 0.3)
         // A fast refill: only the leases out limit what there is.
         func request(_ who: FleetMember, want: Int) -> QuotaLeaseRequest {
-            QuotaLeaseRequest(bucket: "fast", rate: 1_000, capacity: 10, member: who.id, settled: 0, returned: 0, want: want)
+            QuotaLeaseRequest(bucket: "fast", rate: 1_000, capacity: 10, member: who.id, holding: 0, returned: 0, want: want)
         }
         let all = try await first.lease(request(a, want: 10))
         XCTAssertEqual(all.granted, 10)
@@ -283,7 +283,7 @@ final class PostgreSQLFleetTests: XCTestCase {
         let (a, b) = (member("a"), member("b"))
         _ = try await first.heartbeat(a, timeout: 0.2)
         func request(_ who: FleetMember, want: Int) -> QuotaLeaseRequest {
-            QuotaLeaseRequest(bucket: "fast", rate: 1_000, capacity: 10, member: who.id, settled: 0, returned: 0, want: want)
+            QuotaLeaseRequest(bucket: "fast", rate: 1_000, capacity: 10, member: who.id, holding: 0, returned: 0, want: want)
         }
         let all = try await first.lease(request(a, want: 10))
         XCTAssertEqual(all.granted, 10)

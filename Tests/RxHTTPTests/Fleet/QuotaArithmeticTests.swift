@@ -11,8 +11,8 @@ final class QuotaArithmeticTests: XCTestCase {
         var at: TimeInterval = 0
         var accounts: [String: Int] = [:]
 
-        mutating func lease(_ member: String, settled: Int = 0, returned: Int = 0, want: Int, now: TimeInterval, rate: Double = 10, capacity: Double = 5) -> QuotaGrant {
-            let request = QuotaLeaseRequest(bucket: "b", rate: rate, capacity: capacity, member: member, settled: settled, returned: returned, want: want)
+        mutating func lease(_ member: String, holding: Int = 0, returned: Int = 0, want: Int, now: TimeInterval, rate: Double = 10, capacity: Double = 5) -> QuotaGrant {
+            let request = QuotaLeaseRequest(bucket: "b", rate: rate, capacity: capacity, member: member, holding: holding, returned: returned, want: want)
             return QuotaArithmetic.settle(tokens: &tokens, at: &at, accounts: &accounts, request: request, now: now)
         }
     }
@@ -29,16 +29,36 @@ final class QuotaArithmeticTests: XCTestCase {
     func testLeasesOutCapTheRefillUntilTheyAreSettled() {
         var bucket = Bucket(tokens: 5)
         XCTAssertEqual(bucket.lease("a", want: 5, now: 0).granted, 5)
-        XCTAssertEqual(bucket.lease("b", want: 5, now: 10).granted, 0, "ten seconds later, a's unsettled lease still fills the capacity")
-        XCTAssertEqual(bucket.lease("a", settled: 5, want: 0, now: 10).granted, 0)
-        XCTAssertEqual(bucket.lease("b", want: 5, now: 10.5).granted, 5, "settled: the bucket refills at the rate, up to the capacity")
+        XCTAssertEqual(bucket.lease("b", want: 5, now: 10).granted, 0, "ten seconds later, a's unspent lease still fills the capacity")
+        XCTAssertEqual(bucket.lease("a", holding: 0, want: 0, now: 10).granted, 0)
+        XCTAssertEqual(bucket.lease("b", want: 5, now: 10.5).granted, 5, "spent: the bucket refills at the rate, up to the capacity")
     }
 
     func testGivenBackTokensReturnToTheBucket() {
         var bucket = Bucket(tokens: 5)
         _ = bucket.lease("a", want: 4, now: 0)
-        XCTAssertEqual(bucket.lease("a", settled: 4, returned: 3, want: 0, now: 0).granted, 0)
+        XCTAssertEqual(bucket.lease("a", holding: 0, returned: 3, want: 0, now: 0).granted, 0)
         XCTAssertEqual(bucket.tokens, 4, accuracy: 1e-9, "1 left plus 3 given back")
+        XCTAssertNil(bucket.accounts["a"])
+    }
+
+    /// A grant whose answer never arrived (a time-out after the commit) is struck off by the
+    /// replica's next lease, which says what it really holds: it does not hold a part of the
+    /// capacity for as long as the replica lives.
+    func testALostGrantIsStruckOffByTheNextLease() {
+        var bucket = Bucket(tokens: 5)
+        XCTAssertEqual(bucket.lease("a", want: 5, now: 0).granted, 5, "granted, and the answer is lost")
+        XCTAssertEqual(bucket.lease("b", want: 5, now: 10).granted, 0, "the lost grant still counts as held")
+        XCTAssertEqual(bucket.lease("a", holding: 0, want: 2, now: 10.5).granted, 2, "a holds nothing, says so, and is granted")
+        XCTAssertEqual(bucket.accounts["a"], 2)
+        XCTAssertEqual(bucket.lease("b", want: 5, now: 10.5).granted, 3, "the capacity less a's real lease")
+    }
+
+    func testAHoldingAboveTheCapacityOrBelowZeroIsClamped() {
+        var bucket = Bucket(tokens: 5)
+        _ = bucket.lease("a", holding: .max, want: 0, now: 0)
+        XCTAssertEqual(bucket.accounts["a"], 5)
+        _ = bucket.lease("a", holding: -3, want: 0, now: 0)
         XCTAssertNil(bucket.accounts["a"])
     }
 
@@ -54,7 +74,6 @@ final class QuotaArithmeticTests: XCTestCase {
         let rate = 50.0, capacity = 5.0
         var bucket = Bucket(tokens: capacity)
         var held = [Int](repeating: 0, count: 4)
-        var spentSinceSettle = [Int](repeating: 0, count: 4)
         var sends: [TimeInterval] = []
         var now = 0.0
         while now < 60 {
@@ -62,11 +81,9 @@ final class QuotaArithmeticTests: XCTestCase {
             let member = Int(generator.next() % 4)
             if held[member] > 0 {
                 held[member] -= 1
-                spentSinceSettle[member] += 1
                 sends.append(now)
             } else {
-                let grant = bucket.lease("m\(member)", settled: spentSinceSettle[member], want: 2, now: now, rate: rate, capacity: capacity)
-                spentSinceSettle[member] = 0
+                let grant = bucket.lease("m\(member)", holding: held[member], want: 2, now: now, rate: rate, capacity: capacity)
                 held[member] += grant.granted
             }
         }

@@ -14,8 +14,9 @@ let package = Package(
     name: "RxNetworkKitBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        // The traits whose code the tools measure: the fast transport and two integrations.
-        .package(name: "RxNetworkKit", path: "..", traits: ["AsyncHTTPClient", "Logging", "Metrics", "Tracing"]),
+        // The traits whose code the tools measure: the fast transport, the integrations and the
+        // fleet's PostgreSQL engine.
+        .package(name: "RxNetworkKit", path: "..", traits: ["AsyncHTTPClient", "Logging", "Metrics", "Tracing", "PostgreSQL"]),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -23,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The workloads, free of the framework: RxCore, OpenCombine and plain closures.
@@ -103,6 +105,7 @@ let package = Package(
                 .product(name: "RxCore", package: "RxNetworkKit"),
                 .product(name: "RxHTTP", package: "RxNetworkKit"),
                 .product(name: "RxTesting", package: "RxNetworkKit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Tools/fleet-bench"
         ),

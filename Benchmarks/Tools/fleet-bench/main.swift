@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 @_spi(RxNetworkKitInternals) import RxCore
 @_spi(RxNetworkKitInternals) import RxHTTP
 import RxTesting
@@ -20,7 +21,9 @@ import RxTesting
 //   swift run -c release --package-path Benchmarks fleet-bench cooldown [rounds=20]
 //       How long after one replica's 429 (Retry-After) another replica's gate holds the host.
 //
-// The engine is the same-host one in a fresh temporary directory.
+// The engine is the same-host one in a fresh temporary directory; with RXNK_POSTGRES_URL set
+// (`Scripts/postgres.sh start DIR` prints one) it is PostgreSQL, in a fresh namespace, each
+// replica with a `PostgresClient` of its own.
 
 struct Text: Request {
     typealias Response = String
@@ -88,8 +91,38 @@ func number(_ index: Int, _ fallback: Double) -> Double {
     return value
 }
 
-func temporaryDirectory() -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("rxnk-fleet-bench-\(getpid())-\(UUID().uuidString.prefix(8))")
+/// Where a run's replicas meet: a `postgres://` URL whose fragment is a fresh namespace, or a
+/// fresh temporary directory.
+func freshPlace() -> String {
+    let name = "rxnk-fleet-bench-\(getpid())-\(UUID().uuidString.prefix(8).lowercased())"
+    if let url = ProcessInfo.processInfo.environment["RXNK_POSTGRES_URL"], url.hasPrefix("postgres://") {
+        return url + "#" + name
+    }
+    return FileManager.default.temporaryDirectory.appendingPathComponent(name).path
+}
+
+/// What the engine is, for the printed lines.
+func engineName(_ place: String) -> String {
+    place.hasPrefix("postgres://") ? "PostgreSQL" : "same-host"
+}
+
+/// Removes a run's directory (a namespace's rows stay: they are small and the cluster is a
+/// throwaway one).
+func removePlace(_ place: String) {
+    if !place.hasPrefix("postgres://") { try? FileManager.default.removeItem(atPath: place) }
+}
+
+/// A fleet at `place`; a PostgreSQL one runs a client of its own for the rest of the process.
+func makeFleet(_ place: String) throws -> Fleet {
+    guard let address = URLComponents(string: place), address.scheme == "postgres", let host = address.host, let user = address.user else {
+        return try Fleet.sameHost(directory: URL(fileURLWithPath: place))
+    }
+    let postgres = PostgresClient(configuration: .init(
+        host: host, port: address.port ?? 5432, username: user, password: address.password,
+        database: String(address.path.dropFirst()), tls: .disable
+    ))
+    Task { await postgres.run() }
+    return try Fleet.postgreSQL(postgres, namespace: address.fragment ?? "bench")
 }
 
 /// Starts `count` replicas and returns their `answers errors cpu` lines.
@@ -119,12 +152,12 @@ func cpuSeconds() -> Double {
 
 // MARK: Replica
 
-/// `replica DIR URL CALLERS SECONDS LIMIT BURST`: callers as fast as the fleet lets them; prints
+/// `replica PLACE URL CALLERS SECONDS LIMIT BURST`: callers as fast as the fleet lets them; prints
 /// `answers errors cpuSeconds`.
 func replica(_ arguments: [String]) -> Int32 {
     guard arguments.count == 6, let api = URL(string: arguments[1]), let callers = Int(arguments[2]),
           let seconds = Double(arguments[3]), let limit = Int(arguments[4]), let burst = Int(arguments[5]) else { return 2 }
-    guard let fleet = try? Fleet.sameHost(directory: URL(fileURLWithPath: arguments[0])) else { return 1 }
+    guard let fleet = try? makeFleet(arguments[0]) else { return 1 }
     let auth = OAuthAuthenticator(
         store: fleet.credentialStore(named: "bench"),
         refresher: .tokenEndpoint(api.appendingPathComponent("token"), clientID: "bench"),
@@ -164,13 +197,13 @@ func refreshScenario() {
     let ledger = Ledger()
     ledger.install(on: server, lifetime: lifetime, serverLimit: nil)
     guard (try? server.start()) != nil else { return print("the server did not start") }
-    let directory = temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    guard let seed = try? Fleet.sameHost(directory: directory),
+    let place = freshPlace()
+    defer { removePlace(place) }
+    guard let seed = try? makeFleet(place),
           (try? seed.credentialStore(named: "bench").save(OAuthCredential(accessToken: "a1", refreshToken: "r1", expiresAt: Date().addingTimeInterval(Double(lifetime))))) != nil
-    else { return print("the fleet directory cannot be used") }
+    else { return print("the fleet cannot be used") }
     let started = Date()
-    let lines = runReplicas(replicas, arguments: [directory.path, server.baseURL.absoluteString, "\(callers)", "\(seconds)", "0", "1"])
+    let lines = runReplicas(replicas, arguments: [place, server.baseURL.absoluteString, "\(callers)", "\(seconds)", "0", "1"])
     let elapsed = Date().timeIntervalSince(started)
     let snapshot = ledger.snapshot()
     let answers = lines.reduce(0) { $0 + Int($1.first ?? 0) }, errors = lines.reduce(0) { $0 + Int($1.dropFirst().first ?? 0) }
@@ -178,7 +211,7 @@ func refreshScenario() {
     // replicas send, one expiry comes every lifetime − 0.5 s.
     let traffic = (snapshot.sends.last ?? started).timeIntervalSince(snapshot.sends.first ?? started)
     let expiries = traffic / (Double(lifetime) - 0.5)
-    print("refresh: \(replicas) replicas × \(callers) callers, \(String(format: "%.1f", elapsed)) s, tokens of \(lifetime) s (refreshed 0.5 s early)")
+    print("refresh (\(engineName(place))): \(replicas) replicas × \(callers) callers, \(String(format: "%.1f", elapsed)) s, tokens of \(lifetime) s (refreshed 0.5 s early)")
     print("  refreshes at the token endpoint: \(snapshot.refreshes) for \(String(format: "%.1f", expiries)) expiries in \(String(format: "%.1f", traffic)) s of traffic; invalid_grant: \(snapshot.refused)")
     print("  answers: \(answers) (\(String(format: "%.0f", Double(answers) / max(traffic, 0.001)))/s), errors to callers: \(errors), 401s replayed: \(snapshot.unauthorized)")
     server.stop()
@@ -191,12 +224,12 @@ func quotaScenario() {
     let ledger = Ledger()
     ledger.install(on: server, lifetime: 3_600, serverLimit: serverLimit)
     guard (try? server.start()) != nil else { return print("the server did not start") }
-    let directory = temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    guard let seed = try? Fleet.sameHost(directory: directory),
+    let place = freshPlace()
+    defer { removePlace(place) }
+    guard let seed = try? makeFleet(place),
           (try? seed.credentialStore(named: "bench").save(OAuthCredential(accessToken: "a1", refreshToken: "r1", expiresAt: Date().addingTimeInterval(3_600)))) != nil
-    else { return print("the fleet directory cannot be used") }
-    let lines = runReplicas(replicas, arguments: [directory.path, server.baseURL.absoluteString, "\(callers)", "\(seconds)", "\(limit)", "\(burst)"])
+    else { return print("the fleet cannot be used") }
+    let lines = runReplicas(replicas, arguments: [place, server.baseURL.absoluteString, "\(callers)", "\(seconds)", "\(limit)", "\(burst)"])
     let snapshot = ledger.snapshot()
     let errors = lines.reduce(0) { $0 + Int($1.dropFirst().first ?? 0) }
     // The steady rate: sends after the first second (the replicas start one by one) to the end.
@@ -204,7 +237,7 @@ func quotaScenario() {
     let steady = sends.filter { $0.timeIntervalSince(sends.first ?? Date()) >= 1 }
     let span = (steady.last ?? Date()).timeIntervalSince(steady.first ?? Date())
     let rate = Double(steady.count) / max(span, 0.001)
-    print("quota: \(replicas) replicas × \(callers) callers, \(Int(seconds)) s, server 429s above \(serverLimit)/s, RateLimit(requests: \(limit), per: 1, burst: \(burst), scope: .fleet)")
+    print("quota (\(engineName(place))): \(replicas) replicas × \(callers) callers, \(Int(seconds)) s, server 429s above \(serverLimit)/s, RateLimit(requests: \(limit), per: 1, burst: \(burst), scope: .fleet)")
     print("  sends: \(sends.count + snapshot.tooMany), 429s: \(snapshot.tooMany) (\(String(format: "%.2f", 100 * Double(snapshot.tooMany) / Double(max(1, sends.count + snapshot.tooMany)))) %), steady rate \(String(format: "%.1f", rate))/s = \(String(format: "%.2f", rate / Double(serverLimit))) × the server's limit; errors to callers: \(errors)")
     server.stop()
 }
@@ -214,9 +247,9 @@ func costScenario() {
     let server = LoopbackHTTPServer(requestLogLimit: 10)
     server.route(.get, "/ok", .text("ok"))
     guard (try? server.start()) != nil else { return print("the server did not start") }
-    let directory = temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    guard let fleet = try? Fleet.sameHost(directory: directory) else { return print("the fleet directory cannot be used") }
+    let place = freshPlace()
+    defer { removePlace(place) }
+    guard let fleet = try? makeFleet(place) else { return print("the fleet cannot be used") }
     func run(_ scope: RateLimit.Scope) -> (cpu: Double, operations: Int, seconds: Double) {
         var configuration = HTTPClient.Configuration(timeout: 10)
         configuration.fleet = fleet
@@ -245,7 +278,7 @@ func costScenario() {
     let median = { (values: [Double]) in values.sorted()[values.count / 2] }
     let perRequest = { (cpu: Double) in cpu / Double(requests) * 1e6 }
     let processCPU = median(local.map(\.cpu)), fleetCPU = median(shared.map(\.cpu))
-    print("cost: \(requests) requests × 3 rounds each, 16 in flight, one client, RateLimit(requests: \(limit), per: 1, burst: \(burst)); this process's CPU (the server's included), medians")
+    print("cost (\(engineName(place))): \(requests) requests × 3 rounds each, 16 in flight, one client, RateLimit(requests: \(limit), per: 1, burst: \(burst)); this process's CPU (the server's included), medians")
     print("  .process: \(String(format: "%.1f", perRequest(processCPU))) µs CPU per request at \(String(format: "%.0f", Double(requests) / median(local.map(\.seconds))))/s; "
           + ".fleet: \(String(format: "%.1f", perRequest(fleetCPU))) µs at \(String(format: "%.0f", Double(requests) / median(shared.map(\.seconds))))/s "
           + "(\(String(format: "%+.1f", perRequest(fleetCPU - processCPU))) µs)")
@@ -262,9 +295,9 @@ func cooldownScenario() {
     guard (try? server.start()) != nil else { return print("the server did not start") }
     var latencies: [Double] = []
     for _ in 0..<rounds {
-        let directory = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        guard let first = try? Fleet.sameHost(directory: directory), let second = try? Fleet.sameHost(directory: directory) else { continue }
+        let place = freshPlace()
+        defer { removePlace(place) }
+        guard let first = try? makeFleet(place), let second = try? makeFleet(place) else { continue }
         let seeing = HTTPClient(baseURL: server.baseURL, configuration: .init(timeout: 5, fleet: first))
         let sibling = HTTPClient(baseURL: server.baseURL, configuration: .init(timeout: 5, fleet: second))
         let held = LockedState<Date?>.make(nil)
@@ -287,7 +320,7 @@ func cooldownScenario() {
     }
     let sorted = latencies.sorted()
     guard !sorted.isEmpty else { return print("cooldown: no round held the sibling") }
-    print("cooldown: \(sorted.count) of \(rounds) rounds, a sibling's 429 held this replica after p50 \(String(format: "%.0f", sorted[sorted.count / 2])) ms, max \(String(format: "%.0f", sorted.last ?? 0)) ms")
+    print("cooldown (\(engineName(freshPlace()))): \(sorted.count) of \(rounds) rounds, a sibling's 429 held this replica after p50 \(String(format: "%.0f", sorted[sorted.count / 2])) ms, max \(String(format: "%.0f", sorted.last ?? 0)) ms")
     server.stop()
 }
 

@@ -6,9 +6,10 @@ import PostgresNIO
 extension Fleet {
     /// A fleet of replicas anywhere, coordinated through a PostgreSQL database: fleet-wide locks
     /// are session-level advisory locks (a replica that dies loses its session and the lock with
-    /// it), credentials, quota buckets and members are rows of four small tables created on first
-    /// use (`rxnetworkkit_fleet_…`, every row keyed by `namespace`), quota arithmetic runs in one
-    /// transaction on the database's clock, and the siblings' signals arrive by `LISTEN`/`NOTIFY`.
+    /// it), credentials, quota buckets, members and hosts' pauses are rows of five small tables
+    /// created on first use (`rxnetworkkit_fleet_…`, every row keyed by `namespace`), quota
+    /// arithmetic runs in one transaction on the database's clock, and the siblings' signals arrive
+    /// by `LISTEN`/`NOTIFY` (a replica that starts during a sibling's pause reads it).
     ///
     /// ```swift
     /// let postgres = PostgresClient(configuration: .init(host: "db", username: "app", password: secret, database: "app", tls: .disable))

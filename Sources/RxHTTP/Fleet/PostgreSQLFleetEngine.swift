@@ -14,13 +14,16 @@ import PostgresNIO
 ///   connection whose unlock is in doubt is closed, which ends its session.
 /// - **Tables** (created on first use, under a transaction-level advisory lock so that replicas
 ///   starting together do not race): `rxnetworkkit_fleet_credentials`, `…_buckets`,
-///   `…_bucket_accounts` and `…_members`, each with `namespace` in its primary key.
+///   `…_bucket_accounts`, `…_members` and `…_pauses`, each with `namespace` in its primary key.
 /// - **Quota**: one transaction per lease locks the bucket's row, drops the accounts of members
 ///   whose heartbeat is older than the member time-out, and settles with `QuotaArithmetic.settle`
 ///   on the database's clock (`clock_timestamp()`), never the replicas'.
 /// - **Signals**: `pg_notify` on a channel derived from the namespace by hashing (`rxnk_` and 16 hex
 ///   digits), listened to on one connection held for the purpose; a failed listen (the database
-///   restarted, the connection went silent) listens again after a second until `close()`.
+///   restarted, the connection went silent) listens again after a second until `close()`. The
+///   latest cooldown or open circuit of each host is kept in a row too, read each time the
+///   listener starts listening: a replica that starts (or listens again) while a sibling's pause
+///   lasts honours it, as on one host.
 ///
 /// Every operation is bounded: a connection must come from the pool within the operation time-out;
 /// transactions run with `SET LOCAL statement_timeout`, and everything runs under a client-side
@@ -276,16 +279,39 @@ final class PostgreSQLFleetEngine: FleetEngine {
         guard payload.utf8.count <= Self.payloadLimit else {
             throw FleetError(.invalidArgument, "the signal for \(signal.origin) is \(payload.utf8.count) bytes, more than \(Self.payloadLimit)")
         }
+        try await ensureSchema()
         let channel = self.channel
-        let logger = self.logger
-        try await withConnection("publishing a signal") { connection in
-            for try await _ in try await connection.query("SELECT pg_notify(\(channel), \(payload))", logger: logger) {}
+        let namespace = self.namespace
+        // Kept for a replica that starts listening later, and told to those listening now (at the
+        // commit): a later pause replaces an earlier one; a recovery ends an open circuit.
+        try await transaction("publishing a signal") { _, run in
+            switch signal.kind {
+            case .cooldown, .circuitOpen:
+                try await run(
+                    """
+                    INSERT INTO rxnetworkkit_fleet_pauses (namespace, origin, kind, until, body)
+                    VALUES (\(namespace), \(signal.origin), \(signal.kind.rawValue), to_timestamp(\(signal.until)), \(payload))
+                    ON CONFLICT (namespace, origin) DO UPDATE
+                    SET kind = EXCLUDED.kind, until = EXCLUDED.until, body = EXCLUDED.body
+                    WHERE rxnetworkkit_fleet_pauses.until < EXCLUDED.until
+                    """
+                )
+            case .recovered:
+                try await run(
+                    """
+                    DELETE FROM rxnetworkkit_fleet_pauses
+                    WHERE namespace = \(namespace) AND origin = \(signal.origin) AND kind = \(FleetSignal.Kind.circuitOpen.rawValue)
+                    """
+                )
+            }
+            try await run("SELECT pg_notify(\(channel), \(payload))")
         }
     }
 
     func watchSignals(as member: FleetMember, _ onSignal: @escaping @Sendable (FleetSignal) -> Void) {
         let client = self.client
         let channel = self.channel
+        let namespace = self.namespace
         let listening = self.listening
         let logger = self.logger
         let pingTimeout = operationTimeout
@@ -294,7 +320,7 @@ final class PostgreSQLFleetEngine: FleetEngine {
                 do {
                     try await client.withConnection { connection in
                         try await Self.listen(
-                            on: connection, channel: channel, member: member.id, pingTimeout: pingTimeout,
+                            on: connection, channel: channel, namespace: namespace, member: member.id, pingTimeout: pingTimeout,
                             listening: listening, logger: logger, onSignal
                         )
                     }
@@ -315,11 +341,32 @@ final class PostgreSQLFleetEngine: FleetEngine {
     /// Listens on `connection` until the stream ends or fails, or the ping finds the connection dead
     /// (which then closes it, so that it never goes back to the pool).
     private static func listen(
-        on connection: PostgresConnection, channel: String, member: String, pingTimeout: TimeInterval,
+        on connection: PostgresConnection, channel: String, namespace: String, member: String, pingTimeout: TimeInterval,
         listening: LockedState<Bool>, logger: Logger, _ onSignal: @escaping @Sendable (FleetSignal) -> Void
     ) async throws {
         try await connection.listen(on: channel) { notifications in
             listening.withLock { $0 = true }
+            // What was published before this listener listened (it started late, or the database
+            // restarted): the pauses that still last. No table yet means none.
+            if let bodies = try? await withFleetTimeout(pingTimeout, "reading the pauses", {
+                // The comment names the listener in pg_stat_activity (the channel is hex of our own).
+                let rows = try await connection.query(
+                    """
+                    /* listener on \(unescaped: channel) */ SELECT body FROM rxnetworkkit_fleet_pauses
+                    WHERE namespace = \(namespace) AND until > clock_timestamp() AND octet_length(body) <= \(Self.payloadLimit)
+                    """,
+                    logger: logger
+                )
+                var bodies: [String] = []
+                for try await body in rows.decode(String.self) { bodies.append(body) }
+                return bodies
+            }) {
+                let decoder = JSONDecoder()
+                for body in bodies {
+                    guard let signal = try? decoder.decode(FleetSignal.self, from: Data(body.utf8)), signal.from != member else { continue }
+                    onSignal(signal)
+                }
+            }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     let decoder = JSONDecoder()
@@ -428,6 +475,7 @@ final class PostgreSQLFleetEngine: FleetEngine {
                 AND to_regclass('rxnetworkkit_fleet_buckets') IS NOT NULL
                 AND to_regclass('rxnetworkkit_fleet_bucket_accounts') IS NOT NULL
                 AND to_regclass('rxnetworkkit_fleet_members') IS NOT NULL
+                AND to_regclass('rxnetworkkit_fleet_pauses') IS NOT NULL
                 """,
                 logger: logger
             )
@@ -468,6 +516,11 @@ final class PostgreSQLFleetEngine: FleetEngine {
             namespace text NOT NULL, id text NOT NULL, host_name text NOT NULL, process_id integer NOT NULL,
             since timestamptz NOT NULL, heartbeat_at timestamptz NOT NULL,
             PRIMARY KEY (namespace, id))
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS rxnetworkkit_fleet_pauses (
+            namespace text NOT NULL, origin text NOT NULL, kind text NOT NULL, until timestamptz NOT NULL, body text NOT NULL,
+            PRIMARY KEY (namespace, origin))
         """,
     ]
 

@@ -157,7 +157,7 @@ final class PostgreSQLFleetTests: XCTestCase {
         )
         var count = 0
         for try await value in tables.decode(Int.self) { count = value }
-        XCTAssertEqual(count, 4)
+        XCTAssertEqual(count, 5)
         for replica in replicas { replica.close() }
         for run in runs { run.cancel() }
         for run in runs { await run.value }
@@ -329,6 +329,34 @@ final class PostgreSQLFleetTests: XCTestCase {
         XCTAssertEqual(atFirst.withLock { $0 }, [recovered])
     }
 
+    /// A replica that starts listening while a sibling's pause lasts honours it (the same-host
+    /// engine reads its signal files the same way); an open circuit that recovered and a pause
+    /// that ended are not told.
+    func testAReplicaThatStartsDuringASiblingsPauseIsToldOfIt() async throws {
+        let (first, second) = makeEngines()
+        let (a, b) = (member("a"), member("b"))
+        let now = Date().timeIntervalSince1970
+        let cooldown = FleetSignal(origin: "https://a.example:443", kind: .cooldown, until: now + 60, statusCode: 429, from: a.id)
+        let shorter = FleetSignal(origin: "https://a.example:443", kind: .cooldown, until: now + 30, statusCode: 503, from: a.id)
+        let circuit = FleetSignal(origin: "https://b.example:443", kind: .circuitOpen, until: now + 60, statusCode: nil, from: a.id)
+        let recovered = FleetSignal(origin: "https://b.example:443", kind: .recovered, until: 0, statusCode: nil, from: a.id)
+        let ended = FleetSignal(origin: "https://c.example:443", kind: .cooldown, until: now - 1, statusCode: 429, from: a.id)
+        for signal in [cooldown, shorter, circuit, recovered, ended] { try await first.publish(signal) }
+
+        let atSecond = LockedState<[FleetSignal]>.make([])
+        second.watchSignals(as: b) { signal in atSecond.withLock { $0.append(signal) } }
+        try await waitUntil("the second listens") { second.isListening }
+        try await waitUntil("the lasting pause is told") { !atSecond.withLock { $0 }.isEmpty }
+        try await Task.sleep(for: .milliseconds(50))
+        XCTAssertEqual(atSecond.withLock { $0 }, [cooldown], "the longer cooldown only: the circuit recovered, the other pause ended")
+        // Its own pauses are not told back to a replica that listens again.
+        let own = LockedState<[FleetSignal]>.make([])
+        first.watchSignals(as: a) { signal in own.withLock { $0.append(signal) } }
+        try await waitUntil("the first listens") { first.isListening }
+        try await Task.sleep(for: .milliseconds(50))
+        XCTAssertEqual(own.withLock { $0 }, [])
+    }
+
     func testTheListenerListensAgainAfterItsConnectionDies() async throws {
         let (first, second) = makeEngines()
         let (a, b) = (member("a"), member("b"))
@@ -338,7 +366,7 @@ final class PostgreSQLFleetTests: XCTestCase {
         // The listening session ends (a database restart, as far as one session knows).
         try await execute(
             on: clients[0],
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND query LIKE \("%" + second.channel + "%")"
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND query LIKE \("%" + second.channel + "%")"
         )
         try await waitUntil("the second sees its listen fail") { !second.isListening }
         try await waitUntil("the second listens again", within: 3) { second.isListening }

@@ -118,7 +118,7 @@ extension HTTPCall {
         let attempts = sends
         let summary = HTTPCallSummary(
             outcome: outcome, duration: duration, attempts: attempts, bodyBytes: bodyBytes, isStream: plan.stream != nil,
-            cacheStatus: cacheStatus
+            cacheStatus: cacheStatus, url: plan.request.url
         )
         for observer in observers {
             observer.callDidFinish(summary, for: self)

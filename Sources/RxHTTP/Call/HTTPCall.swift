@@ -115,8 +115,7 @@ public final class HTTPCall: @unchecked Sendable {
     public var now: Date { client.clock.now }
     /// Seconds left before the deadline; nil without one.
     public var timeLeft: TimeInterval? { deadline.map { $0.timeIntervalSince(client.clock.now) } }
-    /// The retry policy of this call: the request's own if it is a `RetryableRequest`, else the
-    /// client's.
+    /// The retry policy of this call: the request's own if it states one, else the client's.
     public var retryPolicy: RetryPolicy { plan.policy }
 
     /// A value an interceptor keeps on this call (per-call state; the interceptor itself is shared).

@@ -10,14 +10,14 @@ extension HTTPClient {
     /// - Returns: A handle that cancels the request.
     /// - Note: Thread-safe. `completion` and `request.decodeResponse` run on the configuration's
     ///   callback queue, never synchronously inside this call. Failures are retried per the
-    ///   request's own policy if it is a `RetryableRequest`, else per `configuration.retryPolicy`.
+    ///   request's own `retryPolicy` if it states one, else per `configuration.retryPolicy`.
     @discardableResult
     public func request<R: Request>(
         _ request: R,
         completion: @escaping (Result<R.Response, HTTPClientError>) -> Void
     ) -> HTTPRequestHandle {
         let parts = requestParts(for: request)
-        let policy = (request as? any RetryableRequest)?.retryPolicy ?? configuration.retryPolicy
+        let policy = request.retryPolicy.resolved(client: configuration.retryPolicy)
         return send(parts, policy: policy, decode: request.decodeResponse, completion: completion)
     }
 

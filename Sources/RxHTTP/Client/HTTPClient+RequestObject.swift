@@ -42,4 +42,30 @@ extension HTTPClient {
             decode: DecodableResponseDecoding<T>().decode, completion: completion
         )
     }
+
+    /// `requestObject(path:…)` with the model's type spelled out, for a completion that does not
+    /// name it: `client.requestObject(User.self, path: "/users/42") { result in … }`.
+    ///
+    /// - Parameters:
+    ///   - type: The model's type.
+    ///   - path: The path under the base URL; the other parameters as `requestObject(path:…)`'s.
+    ///   - completion: Receives the model or an `HTTPClientError`, exactly once.
+    /// - Returns: A handle that cancels the request.
+    /// - Note: Thread-safe; `completion` runs on the configuration's callback queue.
+    @discardableResult
+    public func requestObject<T: Decodable>(
+        _ type: T.Type,
+        path: String,
+        method: HTTPMethod = .get,
+        parameters: [String: Any?]? = nil,
+        encoding: ParameterEncoding = .automatic,
+        headers: [String: String] = [:],
+        idempotency: Idempotency = .byMethod,
+        completion: @escaping (Result<T, HTTPClientError>) -> Void
+    ) -> HTTPRequestHandle {
+        requestObject(
+            path: path, method: method, parameters: parameters, encoding: encoding, headers: headers, idempotency: idempotency,
+            completion: completion
+        )
+    }
 }

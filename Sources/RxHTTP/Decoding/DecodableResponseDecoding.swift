@@ -95,13 +95,23 @@ public struct DecodableResponseDecoding<Model: Decodable>: ResponseDecoding {
         let contentType = response.contentType ?? "no content type"
         let size = "\(response.body.count) bytes, \(contentType)"
         let firstByte = response.body.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
-        if contentType.lowercased().contains("html") || firstByte == UInt8(ascii: "<") {
-            return failure("expected JSON for \(Model.self) but the body is HTML or XML (\(size))", response, underlying: error)
+        let type = contentType.lowercased()
+        // What the server says it sent comes first; the first byte only speaks for an untyped body.
+        let what: String
+        if type.contains("html") {
+            what = "HTML"
+        } else if type.contains("xml") {
+            what = "XML"
+        } else if String(validating: response.body, as: UTF8.self) == nil {
+            what = "not UTF-8 text"
+        } else if type.hasPrefix("text/") {
+            what = "text, not JSON"
+        } else if firstByte == UInt8(ascii: "<") {
+            what = "HTML or XML"
+        } else {
+            what = "not valid JSON"
         }
-        if String(validating: response.body, as: UTF8.self) == nil {
-            return failure("expected JSON for \(Model.self) but the body is not UTF-8 text (\(size))", response, underlying: error)
-        }
-        return failure("expected JSON for \(Model.self) but the body is not valid JSON (\(size))", response, underlying: error)
+        return failure("expected JSON for \(Model.self) but the body is \(what) (\(size))", response, underlying: error)
     }
 
     private func failure(_ message: String, _ response: HTTPResponse, underlying: Error? = nil) -> HTTPClientError {

@@ -64,7 +64,7 @@ extension HTTPClient {
         completion: @escaping (Result<DecodedResponse<R.Response>, HTTPClientError>) -> Void
     ) -> HTTPRequestHandle {
         let parts = requestParts(for: request)
-        let policy = (request as? any RetryableRequest)?.retryPolicy ?? configuration.retryPolicy
+        let policy = request.retryPolicy.resolved(client: configuration.retryPolicy)
         return send(parts, policy: policy, decode: { response, context in
             DecodedResponse(
                 value: try request.decodeResponse(response, context: context), statusCode: response.statusCode,

@@ -38,7 +38,8 @@ import Foundation
 ///
 /// - Note: A value type; `Sendable`. Its description never contains a secret: URLs are redacted
 ///   (query parameters named like tokens, passwords, keys, signatures…), headers are not printed,
-///   and the system errors it wraps are rebuilt with redacted URLs.
+///   a text body shows as a short excerpt with its sensitive fields redacted (`BodyExcerpt`), and
+///   the system errors it wraps are rebuilt with redacted URLs.
 public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugStringConvertible, LocalizedError {
     /// What kind of failure this is.
     public enum Code: String, Hashable, Sendable, CaseIterable {
@@ -260,7 +261,7 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
             parts.append("url: \(Redaction.standard.url(url))")
         }
         if let body {
-            parts.append("body: \(body.count) bytes")
+            parts.append("body: " + BodyExcerpt.describe(body, contentType: headers.flatMap { HeaderFields.value("Content-Type", in: $0) }))
         }
         if attempts > 1 {
             parts.append("after \(attempts) attempts")

@@ -55,12 +55,16 @@ public struct HTTPCallSummary: Sendable {
     public let isStream: Bool
     /// For a success, where the answer came from (the network, or the client's `HTTPCache`).
     public let cacheStatus: CacheStatus?
+    /// The request's full URL (nil when it could not be built), also for a call that never reached
+    /// the transport (a cache hit, a refusal). Not redacted: redact it before it is logged.
+    public let url: URL?
 
     /// Creates a summary.
     public init(
         outcome: Result<Int, HTTPClientError>, duration: TimeInterval, attempts: Int, bodyBytes: Int?, isStream: Bool,
-        cacheStatus: CacheStatus? = nil
+        cacheStatus: CacheStatus? = nil, url: URL? = nil
     ) {
+        self.url = url
         self.outcome = outcome
         self.duration = duration
         self.attempts = attempts

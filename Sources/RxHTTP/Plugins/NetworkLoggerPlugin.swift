@@ -200,7 +200,9 @@ public final class NetworkLoggerPlugin: HTTPPlugin {
             sink("<<- \(info.label) \(info.method) \(redaction.urlString(info.path)) \(outcome) (\(duration), \(summary.bodyBytes ?? 0) bytes)")
         #if Logging
         case .logger(let logger):
-            let url = urls.withLock { $0.removeValue(forKey: info.callID) } ?? redaction.urlString(info.path)
+            // The URL an attempt was sent to, or the call's own (a cache hit sends nothing): the
+            // full URL always, redacted.
+            let url = urls.withLock { $0.removeValue(forKey: info.callID) } ?? summary.url.map(redaction.url) ?? redaction.urlString(info.path)
             guard logger.logsCalls else { return }
             let duration = String(format: "%.1f ms", summary.duration * 1_000)
             var metadata = baseMetadata(info, url: url)

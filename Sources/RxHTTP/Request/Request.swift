@@ -75,6 +75,11 @@ public protocol Request {
     /// `.useProtocol` (RFC 9111). Without a cache, every policy loads from the network.
     var cachePolicy: CachePolicy { get }
 
+    /// How this request is retried; default `RetryPolicy.client` (the client's
+    /// `configuration.retryPolicy`). A request that states its own is retried by it instead,
+    /// whether or not it adopts `RetryableRequest` (which only defaults it to three attempts).
+    var retryPolicy: RetryPolicy { get }
+
     /// Turns an accepted response into `Response`. Defaults exist for `Decodable` (with the
     /// client's envelope, if any), `String`, `Data` and `Void`.
     ///
@@ -97,6 +102,8 @@ extension Request {
     public var idempotency: Idempotency { .byMethod }
     public var requiresAuthentication: Bool { true }
     public var cachePolicy: CachePolicy { .useProtocol }
+    /// The client's (`RetryPolicy.client`).
+    public var retryPolicy: RetryPolicy { .client }
 }
 
 extension Request where Response: Decodable {

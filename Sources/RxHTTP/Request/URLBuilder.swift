@@ -23,6 +23,9 @@ enum URLBuilder {
         guard let host = url.host, !host.isEmpty else {
             throw HTTPClientError(.invalidRequest, message: "the base URL has no host", url: url)
         }
+        if let port = url.port, !(1...65_535).contains(port) {
+            throw HTTPClientError(.invalidRequest, message: "the port \(port) is not one of 1...65535", url: url)
+        }
     }
 
     /// The base URL for `HTTPClient(host:)`: `"api.example.com"` becomes `https://api.example.com`,
@@ -81,10 +84,16 @@ enum URLBuilder {
 
     /// The URL for `path` under an already parsed `base`, with `parameters` appended to the query.
     static func url(base: Base, path: String, parameters: [(String, String)]) throws(HTTPClientError) -> URL {
-        let basePath = base.path
-        let baseQuery = base.query
+        var basePath = base.path
+        var baseQuery = base.query
         let origin = base.origin
-        let (pathPart, pathQuery) = split(path)
+        var (pathPart, pathQuery) = split(path)
+        if let absolute = try absolutePath(path, base: base) {
+            // A full URL of the base's origin (a `next` link, a `Location`): its path and query
+            // stand as they are, not under the base path.
+            (basePath, baseQuery) = ("", nil)
+            (pathPart, pathQuery) = absolute
+        }
         if hasDotSegment(pathPart) {
             throw HTTPClientError(
                 .invalidRequest,
@@ -117,6 +126,32 @@ enum URLBuilder {
             throw HTTPClientError(.invalidRequest, message: "cannot build a URL from path \(HeaderValidation.escaped(path))", url: base.url)
         }
         return url
+    }
+
+    /// For a `path` that is a full http(s) URL: its path and query when its origin is the base's;
+    /// nil for a path. A full URL of another origin is refused: it would be appended to the base
+    /// URL and 404, or, taken as it is, carry the client's credentials to another server (a
+    /// request to another server sets `Request.baseURL`).
+    static func absolutePath(_ path: String, base: Base) throws(HTTPClientError) -> (String, String?)? {
+        let lower = path.prefix(8).lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return nil }
+        let shown = HeaderValidation.escaped(Redaction.standard.urlString(path))
+        guard let components = URLComponents(string: path), let host = components.host?.lowercased(),
+              let scheme = components.scheme?.lowercased(), let baseComponents = URLComponents(string: base.origin) else {
+            throw HTTPClientError(.invalidRequest, message: "the path \(shown) is a full URL that cannot be parsed", url: base.url)
+        }
+        func port(_ scheme: String, _ port: Int?) -> Int { port ?? (scheme == "https" ? 443 : 80) }
+        let baseScheme = baseComponents.scheme?.lowercased() ?? ""
+        guard scheme == baseScheme, host == baseComponents.host?.lowercased(),
+              port(scheme, components.port) == port(baseScheme, baseComponents.port), components.user == nil else {
+            throw HTTPClientError(
+                .invalidRequest,
+                message: "the path \(shown) is a full URL of another origin than the base URL's (\(base.origin)); a request to another server sets Request.baseURL",
+                url: base.url
+            )
+        }
+        let absolutePath = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        return (absolutePath, components.percentEncodedQuery)
     }
 
     /// Whether a segment of `path` is `.` or `..`, literally or percent-encoded.

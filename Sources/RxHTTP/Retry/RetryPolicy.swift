@@ -25,35 +25,38 @@ import RxCore
 /// outer `retry(..., shouldRetry: { $0.isTransient })` passes it on instead of multiplying the
 /// attempts (a policy of 3 under an operator of 3 sends 3 requests, not 9). An outer retry that
 /// ignores the error (`shouldRetry: { _ in true }`) does multiply them; use one or the other. A
-/// `RetryableRequest`'s policy replaces the client's for that request; it never adds to it.
+/// request's own policy (`Request.retryPolicy`) replaces the client's for that request; it never
+/// adds to it.
 ///
 /// - Note: A value type; `Sendable`. Every interval is clamped: NaN and negative count as 0,
 ///   anything over 10^9 s (infinity too) as 10^9 s; a `deadline` that is NaN, zero or negative fails
 ///   the request with `.invalidRequest`.
 public struct RetryPolicy: Sendable {
     /// The most attempts in all, the first included; 1 means no retry. Clamped to 1...1,000.
-    public var maxAttempts: Int
+    public var maxAttempts: Int { didSet { inheritsClient = false } }
     /// The wait before each retry.
-    public var delay: DelayOptions
+    public var delay: DelayOptions { didSet { inheritsClient = false } }
     /// Randomisation of each wait.
-    public var jitter: Jitter
+    public var jitter: Jitter { didSet { inheritsClient = false } }
     /// Where jitter draws its numbers (seed it in tests).
-    public var random: RandomSource
+    public var random: RandomSource { didSet { inheritsClient = false } }
     /// The methods that count as idempotent for requests whose idempotency is `.byMethod`; by
     /// default GET, HEAD, PUT, DELETE, OPTIONS and TRACE.
-    public var retryableMethods: Set<HTTPMethod>
+    public var retryableMethods: Set<HTTPMethod> { didSet { inheritsClient = false } }
     /// Decides which failures may pass; nil means `isTransient`. Never asked for `.cancelled` or
     /// `.shutdown`, nor for a request that is not safe to repeat.
-    public var shouldRetry: (@Sendable (HTTPClientError) -> Bool)?
+    public var shouldRetry: (@Sendable (HTTPClientError) -> Bool)? { didSet { inheritsClient = false } }
     /// Whether a `Retry-After` header on a 429 or 503 lengthens the wait.
-    public var honorsRetryAfter: Bool
+    public var honorsRetryAfter: Bool { didSet { inheritsClient = false } }
     /// The longest `Retry-After` honoured, in seconds; a longer one waits this long.
-    public var maxRetryAfter: TimeInterval
+    public var maxRetryAfter: TimeInterval { didSet { inheritsClient = false } }
     /// A limit in seconds on everything a call does (held, attempts, waits); nil for none.
-    public var deadline: TimeInterval?
+    public var deadline: TimeInterval? { didSet { inheritsClient = false } }
     /// Whether the client's reachability of the request's host may cut a wait short when the host
     /// comes back.
-    public var retriesWhenReachable: Bool
+    public var retriesWhenReachable: Bool { didSet { inheritsClient = false } }
+    /// Whether this is `RetryPolicy.client`, unchanged: the client's policy stands.
+    private(set) var inheritsClient = false
     /// The scheduler given to the deprecated initializer, which a `Configuration` made without a
     /// `scheduler` of its own takes as the client's clock.
     var legacyScheduler: SchedulerType?
@@ -66,13 +69,27 @@ public struct RetryPolicy: Sendable {
     /// Told about each retry just before it starts (attempt number, the error, the planned delay,
     /// and whether the timer or reachability ended the wait); runs on the thread that ended the
     /// wait. Must be thread-safe.
-    public var onRetry: (@Sendable (RetryNotification<HTTPClientError>) -> Void)?
+    public var onRetry: (@Sendable (RetryNotification<HTTPClientError>) -> Void)? { didSet { inheritsClient = false } }
 
     /// The idempotent methods: GET, HEAD, PUT, DELETE, OPTIONS, TRACE.
     public static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, .trace]
 
     /// No retry: one attempt.
     public static let none = RetryPolicy(maxAttempts: 1, delay: .immediate)
+
+    /// The client's own policy (`HTTPClient.Configuration.retryPolicy`): the default of
+    /// `Request.retryPolicy`, so that a request that states none is retried as its client says.
+    /// Changing any of its properties makes it a policy of its own, from `none`'s values.
+    public static let client: RetryPolicy = {
+        var policy = RetryPolicy.none
+        policy.inheritsClient = true
+        return policy
+    }()
+
+    /// The policy a call runs with: this one, or the client's when this is `.client`.
+    func resolved(client policy: RetryPolicy) -> RetryPolicy {
+        inheritsClient ? policy : self
+    }
 
     /// Creates a policy; see each property for the meaning and default of its parameter.
     public init(

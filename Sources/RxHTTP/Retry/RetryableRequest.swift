@@ -1,10 +1,9 @@
-/// A `Request` that carries its own retry policy, which the client applies in `request(_:)` and
-/// `client.rx.request(_:)` instead of its configuration's.
+/// A `Request` whose retry policy defaults to three attempts, two seconds apart (seed 000's), for
+/// transient failures of idempotent methods, instead of the client's.
 ///
-/// The default (seed 000's) is three attempts, two seconds apart, for transient failures of
-/// idempotent methods.
+/// Any `Request` may state its own `retryPolicy`; this protocol only changes the default.
 public protocol RetryableRequest: Request {
-    /// How this request is retried.
+    /// How this request is retried, in place of the client's policy.
     var retryPolicy: RetryPolicy { get }
 }
 

@@ -43,6 +43,29 @@ extension Reactive where Base: HTTPClient {
         }
     }
 
+    /// `requestObject(path:…)` with the model's type spelled out, for where nothing else names it:
+    /// `client.rx.requestObject(User.self, path: "/users/42")` is a `Single<User>` (as
+    /// Alamofire's `responseDecodable(of:)`), instead of the compiler's "type 'Any' cannot
+    /// conform to 'Decodable'".
+    ///
+    /// - Parameters:
+    ///   - type: The model's type.
+    ///   - path: The path under the base URL; the other parameters as `requestObject(path:…)`'s.
+    /// - Returns: A cold `Single` of the model; it fails with an `HTTPClientError`.
+    /// - Note: Thread-safe to subscribe from any thread; events arrive on the client's callback
+    ///   queue.
+    public func requestObject<T: Decodable>(
+        _ type: T.Type,
+        path: String,
+        method: HTTPMethod = .get,
+        parameters: [String: Any?]? = nil,
+        encoding: ParameterEncoding = .automatic,
+        headers: [String: String] = [:],
+        idempotency: Idempotency = .byMethod
+    ) -> Single<T> {
+        requestObject(path: path, method: method, parameters: parameters, encoding: encoding, headers: headers, idempotency: idempotency)
+    }
+
     /// A `Single` that sends `request` and decodes its `Response`; see `HTTPClient.request(_:completion:)`.
     ///
     /// Each subscription sends the request once; disposing the subscription cancels it and

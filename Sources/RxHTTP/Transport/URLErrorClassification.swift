@@ -39,13 +39,13 @@ enum URLErrorClassification {
         let redacted = Redaction.standard.error(error)
         guard nsError.domain == NSURLErrorDomain else {
             return HTTPClientError(
-                .transport, message: "the connection failed", statusCode: response?.statusCode, url: url,
+                .transport, message: "the connection failed" + (plainHTTPHint(error, url: url) ?? ""), statusCode: response?.statusCode, url: url,
                 underlying: redacted, headers: response?.headers, phase: response == nil ? .sentWithoutResponse : .responded
             )
         }
         let phase = phase(ofFailure: nsError.code, responded: response != nil)
         let code: HTTPClientError.Code
-        let message: String
+        var message: String
         switch nsError.code {
         case NSURLErrorTimedOut:
             (code, message) = (.timedOut, "the server did not answer in time")
@@ -76,11 +76,23 @@ enum URLErrorClassification {
         default:
             (code, message) = (.transport, "the connection failed")
         }
+        if let hint = plainHTTPHint(error, url: url) { message += hint }
         let finalPhase: HTTPClientError.Phase = code == .invalidRequest ? .notSent : (code == .invalidResponse && phase == .notSent ? .sentWithoutResponse : phase)
         return HTTPClientError(
             code, message: message, statusCode: response?.statusCode, url: url, underlying: redacted,
             headers: response?.headers, phase: finalPhase
         )
+    }
+
+    /// For an https URL whose TLS handshake met a plain-HTTP answer (OpenSSL's "wrong version
+    /// number", BoringSSL's `WRONG_VERSION_NUMBER`): what to do about it. `HTTPClient(host:)`
+    /// means https, and `"127.0.0.1:8080"` is usually a plain-HTTP server.
+    static func plainHTTPHint(_ error: any Error, url: URL?) -> String? {
+        guard url?.scheme?.lowercased() == "https", let host = url?.host else { return nil }
+        let text = (String(describing: error) + " " + (error as NSError).localizedDescription).lowercased()
+        guard text.contains("wrong version number") || text.contains("wrong_version_number") else { return nil }
+        let port = url?.port.map { ":\($0)" } ?? ""
+        return "; the server at \(host)\(port) answered the TLS handshake in plain HTTP: did you mean http://\(host)\(port)?"
     }
 
     private static func isHTTP(_ url: URL?) -> Bool {

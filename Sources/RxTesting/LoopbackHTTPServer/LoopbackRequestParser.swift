@@ -90,7 +90,13 @@ struct LoopbackRequestParser {
                 if (end ?? buffer.count) - start > Self.maxHeadBytes {
                     return fail(431, "request head larger than \(Self.maxHeadBytes) bytes")
                 }
-                guard let end else { return .needMoreData }
+                guard let end else {
+                    // A method is token bytes: anything else before the first space (a TLS
+                    // ClientHello sent to this plain-HTTP server) is answered at once, as nginx
+                    // does, not after a head that never comes.
+                    if methodIsMalformedSoFar() { return fail(400, "malformed method") }
+                    return .needMoreData
+                }
                 if let failure = parseHead(upTo: end) { return failure }
                 if continuePending && start == buffer.count {
                     continuePending = false
@@ -152,6 +158,17 @@ struct LoopbackRequestParser {
         }
         scanned = buffer.count - start
         return nil
+    }
+
+    /// Whether the bytes of an incomplete head already hold a non-token byte before the first space.
+    private func methodIsMalformedSoFar() -> Bool {
+        var index = start
+        while index < buffer.count, buffer[index] == Self.cr || buffer[index] == Self.lf { index += 1 }
+        while index < buffer.count, buffer[index] != 0x20 {
+            if !Self.isTokenByte(buffer[index]) { return true }
+            index += 1
+        }
+        return false
     }
 
     /// Parses the head in `start...end`, consumes it and picks the body phase; a failure event if malformed.

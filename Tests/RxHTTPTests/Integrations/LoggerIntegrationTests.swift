@@ -43,6 +43,27 @@ final class LoggerIntegrationTests: LoopbackClientTestCase {
         XCTAssertEqual(trace.compactMap { $0.metadata["http.request.attempt"]?.description }, ["1", "1", "2", "2"])
     }
 
+    /// A cache hit sends nothing, and still logs the full (redacted) URL, as a network call does.
+    func testACacheHitLogsTheFullURL() throws {
+        server.route(.get, "/cached", .json(#"{"id":1}"#).withHeader("Cache-Control", "max-age=60"))
+        let logs = InMemoryLogHandler()
+        var logger = Logger(label: "test.api") { _ in logs }
+        logger.logLevel = .debug
+        let client = HTTPClient(
+            baseURL: server.baseURL, configuration: .init(timeout: 5, cache: HTTPCache(directory: nil)),
+            plugins: [NetworkLoggerPlugin(logger: logger)]
+        )
+        XCTAssertNotNil(success(result(of: client.rx.request(Raw(path: "/cached?access_token=s3cret")))))
+        XCTAssertNotNil(success(result(of: client.rx.request(Raw(path: "/cached?access_token=s3cret")))))
+        XCTAssertEqual(server.requests(to: "/cached").count, 1, "the second came from the cache")
+        let urls = logs.entries.compactMap { $0.metadata["url.full"]?.description }
+        XCTAssertEqual(urls.count, 2)
+        for url in urls {
+            XCTAssertTrue(url.hasPrefix(server.baseURL.absoluteString + "/cached?access_token="), url)
+            XCTAssertFalse(url.contains("s3cret"), url)
+        }
+    }
+
     func testAFailedCallSaysItsErrorTypeAtDebug() throws {
         server.route(.get, "/gone", .status(404))
         let logs = InMemoryLogHandler()

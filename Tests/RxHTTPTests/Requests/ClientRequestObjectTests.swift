@@ -22,6 +22,29 @@ final class ClientRequestObjectTests: LoopbackClientTestCase {
         XCTAssertEqual(success(result(of: single)), User(id: 7, name: "Grace"))
     }
 
+    /// `HTTPClient(host: "127.0.0.1:PORT")` means https; against a plain-HTTP server the error
+    /// says "did you mean http://…?" instead of only OpenSSL's words.
+    func testAnHTTPSClientOfAPlainHTTPServerIsToldToUseHTTP() throws {
+        server.route(.get, "/users/1", .json(#"{"id":1,"name":"Ada"}"#))
+        let port = try XCTUnwrap(server.baseURL.port)
+        let client = HTTPClient(host: "127.0.0.1:\(port)", configuration: .init(timeout: 5))
+        let error = failure(result(of: client.rx.requestObject(User.self, path: "/users/1")))
+        XCTAssertEqual(error?.code, .transport)
+        XCTAssertTrue(error?.description.contains("did you mean http://127.0.0.1:\(port)?") ?? false, error?.description ?? "")
+    }
+
+    /// A full URL of another server given as a path fails at once, nothing sent; one of the
+    /// client's own origin (a `next` link) is followed.
+    func testAFullURLAsAPath() {
+        server.route(.get, "/users/7", .json(#"{"id":7,"name":"Grace"}"#))
+        let client = makeClient()
+        let same = client.rx.requestObject(User.self, path: server.baseURL.absoluteString + "/users/7")
+        XCTAssertEqual(success(result(of: same)), User(id: 7, name: "Grace"))
+        let other = client.rx.requestObject(User.self, path: "http://example.invalid/users/7")
+        XCTAssertEqual(failure(result(of: other))?.code, .invalidRequest)
+        XCTAssertEqual(server.requests(to: "/users/7").count, 1)
+    }
+
     func testCompletionsArriveOnTheCallbackQueueNotMain() {
         server.route(.get, "/ping", .json("{}"))
         let queue = DispatchQueue(label: "test.callbacks")

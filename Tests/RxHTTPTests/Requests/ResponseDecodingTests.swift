@@ -47,6 +47,17 @@ final class ResponseDecodingTests: XCTestCase {
         XCTAssertTrue(error?.description.contains("HTML") ?? false, error?.description ?? "")
     }
 
+    /// A text/plain body is called text, whatever its first character (it was "HTML or XML"); the
+    /// description shows an excerpt of it.
+    func testATextBodyIsCalledTextAndShown() {
+        let error = decodeError(User.self, response("<html>oops</html>", contentType: "text/plain"))
+        let text = error?.description ?? ""
+        XCTAssertTrue(text.contains("the body is text, not JSON (17 bytes, text/plain)"), text)
+        XCTAssertTrue(text.contains(#"body: 17 bytes: "<html>oops</html>""#), text)
+        let untyped = decodeError(User.self, HTTPResponse(statusCode: 200, body: Data("<a/>".utf8)))
+        XCTAssertTrue(untyped?.description.contains("HTML or XML") ?? false, untyped?.description ?? "")
+    }
+
     func testMalformedJSONAndBinary() {
         let malformed = decodeError(User.self, response(#"{"id": 1,"#))
         XCTAssertEqual(malformed?.code, .decodeError)

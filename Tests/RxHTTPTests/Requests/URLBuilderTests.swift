@@ -120,6 +120,39 @@ final class URLBuilderTests: XCTestCase {
         }
     }
 
+    /// A port out of 1...65535 is refused when the client is made (it used to fail later, as
+    /// NSURLErrorDomain -1000).
+    func testAPortOutOfRangeIsRefusedAtOnce() throws {
+        for bad in ["127.0.0.1:70000", "http://127.0.0.1:65536", "http://h.test:0"] {
+            XCTAssertThrowsError(try URLBuilder.baseURL(host: bad), bad) { error in
+                XCTAssertEqual((error as? HTTPClientError)?.code, .invalidRequest, bad)
+            }
+            XCTAssertNil(HTTPClient(host: bad).baseURL, bad)
+        }
+        XCTAssertEqual(try URLBuilder.baseURL(host: "127.0.0.1:65535").absoluteString, "https://127.0.0.1:65535")
+    }
+
+    /// A full URL given as a path: of the base's origin it is taken as it is (a `next` link);
+    /// of another origin it is refused, never appended (a 404) nor followed with the client's
+    /// credentials.
+    func testAFullURLAsAPathIsTakenForTheSameOriginAndRefusedForAnother() throws {
+        XCTAssertEqual(try url("https://h.test/v1", "https://h.test/v1/users?page=2", [("per", "10")]), "https://h.test/v1/users?page=2&per=10")
+        XCTAssertEqual(try url("https://h.test/v1", "HTTPS://H.TEST:443/other"), "https://h.test/other")
+        XCTAssertEqual(try url("http://127.0.0.1:8080/api", "http://127.0.0.1:8080"), "http://127.0.0.1:8080/")
+        for other in ["https://evil.test/v1/users", "http://h.test/v1/users", "https://h.test:8443/x", "https://u:p@h.test/x"] {
+            XCTAssertThrowsError(try url("https://h.test/v1", other), other) { error in
+                XCTAssertEqual((error as? HTTPClientError)?.code, .invalidRequest, other)
+                XCTAssertTrue((error as? HTTPClientError)?.description.contains("Request.baseURL") ?? false)
+            }
+        }
+        XCTAssertThrowsError(try url("https://h.test", "https://h.test/a/../../etc")) { error in
+            XCTAssertEqual((error as? HTTPClientError)?.code, .invalidRequest)
+        }
+        XCTAssertThrowsError(try url("https://h.test", "https://evil.test/x?access_token=s3cret")) { error in
+            XCTAssertFalse((error as? HTTPClientError)?.description.contains("s3cret") ?? true)
+        }
+    }
+
     func testClientFromAnInvalidHostFailsEachRequestWithInvalidRequest() {
         let stub = StubTransport()
         let client = HTTPClient(host: "not a host", transport: stub)

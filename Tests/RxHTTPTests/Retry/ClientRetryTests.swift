@@ -1,6 +1,6 @@
 import Foundation
 import RxCore
-import RxHTTP
+@testable import RxHTTP
 import RxTesting
 import XCTest
 
@@ -67,6 +67,43 @@ final class ClientRetryTests: LoopbackClientTestCase {
         let client = client(.none)
         XCTAssertEqual(success(result { client.request(GetUser(), completion: $0) }), User(id: 1, name: "Ada"))
         XCTAssertEqual(server.requests(to: "/users/1").count, 2)
+    }
+
+    /// One name, one meaning: a plain `Request` that states a retry policy gets it (it used to be
+    /// read from `RetryableRequest`s only, and silently ignored here).
+    func testAPlainRequestThatStatesAPolicyGetsIt() {
+        struct GetUser: Request {
+            typealias Response = User
+            var path: String { "/users/1" }
+            var retryPolicy: RetryPolicy { RetryPolicy(maxAttempts: 2, delay: .constant(time: 0.02)) }
+        }
+        server.route(.get, "/users/1", responses: [.status(503), .json(user)])
+        let client = client(.none)
+        XCTAssertEqual(success(result { client.request(GetUser(), completion: $0) }), User(id: 1, name: "Ada"))
+        XCTAssertEqual(server.requests(to: "/users/1").count, 2)
+    }
+
+    func testARequestThatStatesNoPolicyIsRetriedAsItsClientSays() {
+        struct GetUser: Request {
+            typealias Response = User
+            var path: String { "/users/1" }
+        }
+        XCTAssertTrue(GetUser().retryPolicy.resolved(client: .none).maxAttempts == 1)
+        server.route(.get, "/users/1", responses: [.status(503), .status(503), .json(user)])
+        let client = client(RetryPolicy(maxAttempts: 3, delay: .constant(time: 0.02)))
+        XCTAssertEqual(success(result { client.request(GetUser(), completion: $0) }), User(id: 1, name: "Ada"))
+        XCTAssertEqual(server.requests(to: "/users/1").count, 3)
+        // A changed copy of `.client` is a policy of its own.
+        var own = RetryPolicy.client
+        own.maxAttempts = 4
+        XCTAssertEqual(own.resolved(client: .none).maxAttempts, 4)
+    }
+
+    func testTheModelsTypeCanBeSpelledOut() {
+        server.route(.get, "/users/1", .json(user))
+        let client = client(.none)
+        XCTAssertEqual(success(result(of: client.rx.requestObject(User.self, path: "/users/1"))), User(id: 1, name: "Ada"))
+        XCTAssertEqual(success(result { client.requestObject(User.self, path: "/users/1", completion: $0) }), User(id: 1, name: "Ada"))
     }
 
     func testRetryAfterIsHonouredInVirtualTime() throws {

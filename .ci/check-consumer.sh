@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Makes consumer packages from README.md's Install manifests, with the package's URL replaced by
-# this checkout's path (the rest of each line, traits included, as README shows it):
-# - without traits: it builds and runs, and resolves nothing (`.build/checkouts` stays empty);
+# a git repository of this checkout's HEAD (the requirement and the rest of each line, traits
+# included, verbatim as README shows them): a requirement that cannot resolve against a clone of
+# main (a version with no tag) fails here as it would for a user. Uncommitted changes are not in it.
+# - without traits: it builds and runs, and resolves nothing but RxNetworkKit itself;
 # - with every trait: it builds and runs a program that uses each integration, and fails unless
 #   each one did its work.
 # Usage: [CONSUMER_SCRATCH=<build folder of the all-traits build>] .ci/check-consumer.sh
@@ -22,19 +24,24 @@ plain="$work/blocks/1.swift"
 traits="$work/blocks/2.swift"
 for manifest in "$plain" "$traits"; do
     grep -q '^// swift-tools-version' "$manifest" || { echo "README.md Install: $manifest is not a manifest"; exit 1; }
-    grep -q 'url: "https://github.com/rxnetworkkit/RxNetworkKit.git", from: "0.1.0"' "$manifest" \
+    grep -q 'url: "https://github.com/rxnetworkkit/RxNetworkKit.git",' "$manifest" \
         || { echo "README.md Install: no RxNetworkKit .package line in $manifest"; exit 1; }
 done
 grep -q 'traits:' "$plain" && { echo "README.md Install: the first manifest should have no traits"; exit 1; }
 for trait in AsyncHTTPClient Logging Metrics Tracing ServiceLifecycle PostgreSQL; do
     grep -q "\"$trait\"" "$traits" || { echo "README.md Install: the second manifest lacks the trait $trait"; exit 1; }
 done
-local_line="name: \"RxNetworkKit\", path: \"$root\""
+# The repository the consumers resolve: this checkout's HEAD as `main` (and its tags), as a clone
+# of main would offer it.
+upstream="$work/RxNetworkKit.git"
+git clone --quiet --bare "$root" "$upstream"
+git -C "$upstream" update-ref refs/heads/main "$(git -C "$root" rev-parse HEAD)"
+local_url="file://$upstream"
 
 # Without traits.
 consumer="$work/plain"
 mkdir -p "$consumer/Sources/MyDaemon" "$consumer/Tests/MyDaemonTests"
-sed "s|url: \"https://github.com/rxnetworkkit/RxNetworkKit.git\", from: \"0.1.0\"|$local_line|" "$plain" > "$consumer/Package.swift"
+sed "s|url: \"https://github.com/rxnetworkkit/RxNetworkKit.git\",|url: \"$local_url\",|" "$plain" > "$consumer/Package.swift"
 cat > "$consumer/Sources/MyDaemon/main.swift" <<'SWIFT'
 import Foundation
 import RxNetworkKit
@@ -57,17 +64,18 @@ final class MyDaemonTests: XCTestCase {
 SWIFT
 swift build --package-path "$consumer" -Xswiftc -warnings-as-errors
 swift run --package-path "$consumer" --skip-build MyDaemon
-if [ -n "$(ls -A "$consumer/.build/checkouts" 2>/dev/null)" ]; then
-    echo "the consumer without traits resolved packages:"
-    ls "$consumer/.build/checkouts"
+resolved="$(ls -A "$consumer/.build/checkouts" 2>/dev/null | grep -v '^RxNetworkKit$' || true)"
+if [ -n "$resolved" ]; then
+    echo "the consumer without traits resolved packages besides RxNetworkKit:"
+    echo "$resolved"
     exit 1
 fi
-echo "consumer without traits: .build/checkouts is empty"
+echo "consumer without traits: README's requirement resolved, and nothing besides RxNetworkKit"
 
 # With every trait.
 consumer="$work/traits"
 mkdir -p "$consumer/Sources/MyDaemon"
-sed "s|url: \"https://github.com/rxnetworkkit/RxNetworkKit.git\", from: \"0.1.0\"|$local_line|" "$traits" > "$consumer/Package.swift"
+sed "s|url: \"https://github.com/rxnetworkkit/RxNetworkKit.git\",|url: \"$local_url\",|" "$traits" > "$consumer/Package.swift"
 cat > "$consumer/Sources/MyDaemon/main.swift" <<'SWIFT'
 import Foundation
 import Logging

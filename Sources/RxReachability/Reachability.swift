@@ -17,7 +17,8 @@ import RxCore
 /// later first subscriber waits for a fresh probe instead of receiving a stale status.
 ///
 /// Cadence: one probe at a time; the next one starts `probeInterval` seconds after the previous
-/// one ended (`unreachableProbeInterval` after a failure, `probeInterval` unless given). A probe
+/// one ended (`unreachableProbeInterval` after a failure: half a second unless given, or
+/// `probeInterval` if that is shorter, as the client's own reachability does). A probe
 /// that has not answered after `timeout` seconds is cancelled and counts as unreachable. So a host
 /// going down is noticed within `probeInterval + timeout` (a refused connection: within
 /// `probeInterval` plus a round trip), and coming back within `unreachableProbeInterval` plus a
@@ -60,6 +61,10 @@ public final class Reachability: Sendable {
 
     private let core: ReachabilityCore
 
+    /// The default interval after a failed probe, in seconds: a host that comes back is noticed
+    /// within half a second plus a round trip, at two connects a second while it is down.
+    public static let recoveryProbeInterval: TimeInterval = 0.5
+
     /// Creates a monitor of `host:port`; nothing is probed until something subscribes.
     ///
     /// - Parameters:
@@ -69,9 +74,12 @@ public final class Reachability: Sendable {
     ///     than 0.001 counts as 0.001; infinity means a single probe per session.
     ///   - timeout: Seconds a probe may take before it counts as unreachable; NaN or less than
     ///     0.001 counts as 0.001; infinity means no deadline of our own (the prober's still applies).
-    ///   - unreachableProbeInterval: The interval after a failed probe, e.g. shorter to notice a
-    ///     recovery sooner, or longer to back off; `nil` (the default) uses `probeInterval`. Same
-    ///     bounds as `probeInterval`.
+    ///   - unreachableProbeInterval: The interval after a failed probe: while the host refuses,
+    ///     whoever waits on it (`retry(_:delay:didBecomeReachable:)`) hears of its return within
+    ///     this plus a round trip. `nil` (the default) is `Reachability.recoveryProbeInterval` (0.5 s,
+    ///     as `HTTPClient.Configuration.reachabilityRecoveryProbeInterval`), or `probeInterval` if
+    ///     that is shorter; give `probeInterval` to probe at one pace. Same bounds as
+    ///     `probeInterval`.
     ///   - scheduler: Runs the timers, the deadlines and the delivery of events. Defaults to a new
     ///     background serial queue (never the main queue, which a daemon may not run).
     ///   - prober: Performs each probe; defaults to a non-blocking `TCPConnectProbe`.
@@ -87,7 +95,7 @@ public final class Reachability: Sendable {
         prober: TCPProbing = TCPConnectProbe()
     ) {
         let interval = Self.sanitized(probeInterval)
-        let unreachableInterval = unreachableProbeInterval.map(Self.sanitized) ?? interval
+        let unreachableInterval = unreachableProbeInterval.map(Self.sanitized) ?? min(interval, Self.recoveryProbeInterval)
         let timeout = Self.sanitized(timeout)
         self.host = host
         self.port = port

@@ -46,7 +46,8 @@ final class ReachabilityURLTests: RxTestCase {
         XCTAssertEqual(reachability.timeout, 0.001)
         XCTAssertEqual(reachability.unreachableProbeInterval, 0.001)
         let defaults = Reachability(host: "h", port: 1, probeInterval: 3)
-        XCTAssertEqual(defaults.unreachableProbeInterval, 3, "defaults to probeInterval")
+        XCTAssertEqual(defaults.unreachableProbeInterval, 0.5, "defaults to the recovery interval, as the client's")
+        XCTAssertEqual(Reachability(host: "h", port: 1, probeInterval: 0.2).unreachableProbeInterval, 0.2, "or probeInterval if shorter")
         XCTAssertEqual(defaults.timeout, 2)
         XCTAssertFalse(defaults.isProbing, "nothing probes before a subscription")
     }

@@ -26,7 +26,7 @@ final class ReachabilityVirtualTimeTests: RxTestCase {
     ) -> Reachability {
         Reachability(
             host: "api.example.com", port: 443, probeInterval: interval, timeout: timeout,
-            unreachableProbeInterval: unreachableInterval, scheduler: scheduler, prober: prober
+            unreachableProbeInterval: unreachableInterval ?? interval, scheduler: scheduler, prober: prober
         )
     }
 
@@ -58,6 +58,19 @@ final class ReachabilityVirtualTimeTests: RxTestCase {
         XCTAssertEqual(prober.calls.first?.host, "api.example.com")
         XCTAssertEqual(prober.calls.first?.port, 443)
         XCTAssertEqual(prober.calls.first?.timeout, 3)
+    }
+
+    /// A standalone `Reachability` with its defaults, waited on while the host is down, probes
+    /// every half second (the client's recovery interval), not every `probeInterval`: a retry hears
+    /// of the host's return within 0.5 s, not 5 s.
+    func testWaitedOnWhileDownItProbesAtTheRecoveryInterval() {
+        let fine = TestScheduler(initialClock: 0, resolution: 0.1, simulateProcessingDelay: false)
+        let prober = StubProber([.unreachable, .unreachable, .reachable], then: .reachable, clock: { fine.clock })
+        let reachability = Reachability(host: "api.example.com", port: 443, scheduler: fine, prober: prober)
+        XCTAssertEqual(reachability.probeInterval, 5)
+        let observer = fine.start(disposed: 300) { reachability.didBecomeReachable }
+        XCTAssertEqual(observer.events.map(\.time), [210], "back at the third probe, one second in (ticks of 0.1 s)")
+        XCTAssertEqual(prober.probeTimes, [200, 205, 210, 260], "0.5 s apart while down, 5 s once up")
     }
 
     func testFirstProbeRunsAtOnceOnSubscription() {

@@ -77,11 +77,11 @@ extension HTTPCall {
                 }
             }
         }
-        if ending.stream != nil {
+        if let stream = plan.stream, ending.stream != nil {
             // The reader left, or the grace period ended: the body is over, its reader is told.
-            plan.stream?.fail(error)
-            finished(.failure(error), bodyBytes: plan.stream?.receivedBytes)
-            client.callFinished(id: id)
+            stream.fail(error)
+            finished(.failure(error), bodyBytes: stream.receivedBytes)
+            stream.whenTerminalDelivered { [client, id] in client.callFinished(id: id) }
             return
         }
         onCallbackContext(inline: false) { [self] in
@@ -95,7 +95,12 @@ extension HTTPCall {
     func streamEnded(_ transmission: CallStateMachine.Transmission, failure: HTTPClientError?) {
         finished(failure.map { .failure(counted($0)) } ?? .success(core.withLock { $0.machine.lastStatus } ?? 200),
                  bodyBytes: plan.stream?.receivedBytes)
-        client.callFinished(id: id)
+        // Live until the reader has its end: a shutdown completes after it, never before.
+        if let stream = plan.stream {
+            stream.whenTerminalDelivered { [client, id] in client.callFinished(id: id) }
+        } else {
+            client.callFinished(id: id)
+        }
     }
 
     /// `error` with the call's attempts and whether the request may be repeated.

@@ -33,7 +33,9 @@ extension HTTPClient {
     ///   - gracePeriod: Seconds in-flight requests may still take; NaN or negative count as 0,
     ///     anything over 10^9 s as 10^9 s.
     ///   - scheduler: Runs the grace period's timer (a `TestScheduler` in tests).
-    /// - Returns: Completes when every request has ended; never fails.
+    /// - Returns: Completes when every call, stream and socket of the client has delivered its
+    ///   terminal event to its subscriber (a socket's `onCompleted` comes first, so that `exit(0)`
+    ///   on the completion loses nothing); never fails.
     /// - Note: Thread-safe. The completion arrives on the callback queue (or at once, on the
     ///   subscribing thread, if the shutdown is already over).
     @discardableResult

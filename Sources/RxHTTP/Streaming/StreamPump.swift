@@ -50,6 +50,10 @@ final class StreamPump: Sendable {
         /// The client is shutting down and this stream never ends by itself: it ends cleanly after
         /// what it received, and no later attempt reopens it.
         var closedForShutdown = false
+        /// The reader was told the end (or left): nothing more reaches it.
+        var terminalDelivered = false
+        /// Runs once the terminal event reached the reader: the client's shutdown waits for it.
+        var whenDelivered: (@Sendable () -> Void)?
     }
 
     private let maxBufferedBytes: Int
@@ -208,6 +212,29 @@ final class StreamPump: Sendable {
             return state.idleTimer
         }
         timer?.dispose()
+        terminalDelivered()
+    }
+
+    /// Runs `body` once the stream's terminal event has reached its reader (at once if it has, or
+    /// if the reader left): what the client's shutdown waits for, so that it never completes before
+    /// a reader's `onCompleted`.
+    func whenTerminalDelivered(_ body: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            guard !state.terminalDelivered else { return true }
+            state.whenDelivered = body
+            return false
+        }
+        if now { body() }
+    }
+
+    /// The reader has its terminal event (or is gone).
+    private func terminalDelivered() {
+        let waiting = state.withLock { state -> (@Sendable () -> Void)? in
+            state.terminalDelivered = true
+            defer { state.whenDelivered = nil }
+            return state.whenDelivered
+        }
+        waiting?()
     }
 
     /// Body bytes the accepted attempt has received so far.
@@ -287,10 +314,12 @@ final class StreamPump: Sendable {
                 } catch {
                     sink.fail(error)
                 }
+                terminalDelivered()
                 return .finished
             case .fail(let error):
                 cleanUp(failure: error as? HTTPClientError ?? HTTPClientError(.transport, underlying: error))
                 sink.fail(error)
+                terminalDelivered()
                 return .finished
             }
         }
@@ -306,6 +335,7 @@ final class StreamPump: Sendable {
         guard proceed else { return }
         cleanUp(failure: error as? HTTPClientError ?? HTTPClientError(.decodeError, message: HTTPClientError.describe(error), underlying: error))
         sink.fail(error)
+        terminalDelivered()
     }
 
     /// The stream is over here: the idle timer goes, and the call is told (it releases the exchange).

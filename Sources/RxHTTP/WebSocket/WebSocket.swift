@@ -38,6 +38,10 @@ public final class WebSocket: Sendable {
         var nextID = 0
         /// The client's record of the current subscription (for its shutdown).
         var session: WebSocketSession?
+        /// A session that ended while deliveries were still on their way: the client hears of its
+        /// end after the last of them (its terminal event), so that a shutdown never completes
+        /// before a subscriber's `onCompleted`.
+        var endedAfterDelivery: WebSocketSession?
     }
 
     private let client: HTTPClient
@@ -271,7 +275,9 @@ public final class WebSocket: Sendable {
         case .unregister:
             if let session = core.withLock({ core -> WebSocketSession? in
                 defer { core.session = nil }
-                return core.session
+                guard core.draining || !core.outbox.isEmpty else { return core.session }
+                core.endedAfterDelivery = core.session
+                return nil
             }) {
                 client.callFinished(id: session.id)
             }
@@ -307,7 +313,7 @@ public final class WebSocket: Sendable {
     /// Tells subscribers what the outbox holds, batch by batch, on the callback context (or on the
     /// calling thread, with `deliversOnConnectionThread`); one thread at a time (`draining`).
     private func drain() {
-        while case let batch = takeQueued(\.outbox, running: \.draining), !batch.isEmpty {
+        while case let batch = takeDeliveries(), !batch.isEmpty {
             var delivered = 0
             for delivery in batch {
                 switch delivery {
@@ -326,6 +332,23 @@ public final class WebSocket: Sendable {
             }
             core.withLock { $0.bufferedBytes = max(0, $0.bufferedBytes - delivered) }
         }
+    }
+
+    /// The deliveries queued, or — none left — the end of draining, and the client told of a
+    /// session that ended meanwhile (in the same critical section, so that no later drain can have
+    /// begun delivering).
+    private func takeDeliveries() -> [WebSocketMachine.Delivery] {
+        let (batch, ended) = core.withLock { core -> ([WebSocketMachine.Delivery], WebSocketSession?) in
+            guard core.outbox.isEmpty else {
+                defer { core.outbox = [] }
+                return (core.outbox, nil)
+            }
+            core.draining = false
+            defer { core.endedAfterDelivery = nil }
+            return ([], core.endedAfterDelivery)
+        }
+        if let ended { client.callFinished(id: ended.id) }
+        return batch
     }
 
     // MARK: Shutdown (through WebSocketSession)

@@ -12,6 +12,38 @@ final class StreamEndTests: LoopbackClientTestCase {
         var path: String { "/export" }
     }
 
+    /// A shutdown completes after each stream of the client delivered its terminal event (a byte
+    /// stream cut by the end of the grace period, an event stream ended by the shutdown).
+    func testShutdownCompletesAfterTheStreamsTerminalEvents() throws {
+        server.route(.get, "/export", .stream([.text("first "), .pause(5), .text("never")]))
+        server.route(.get, "/events", .eventStream([.text("data: one\n\n"), .pause(5)]))
+        for round in 0..<10 {
+            let client = makeClient()
+            let order = LockedBox<[String]>([])
+            let received = LockedBox(0)
+            let bytes = client.rx.stream(Export()).subscribe(
+                onNext: { _ in received.mutate { $0 += 1 } },
+                onError: { _ in order.mutate { $0.append("bytes ended") } },
+                onCompleted: { order.mutate { $0.append("bytes ended") } }
+            )
+            let events = client.rx.serverSentEvents(path: "/events").subscribe(
+                onNext: { _ in received.mutate { $0 += 1 } },
+                onError: { _ in order.mutate { $0.append("events ended") } },
+                onCompleted: { order.mutate { $0.append("events ended") } }
+            )
+            defer { bytes.dispose(); events.dispose() }
+            XCTAssertTrue(waitUntil(timeout: 3) { received.value >= 2 }, "round \(round): both streams started")
+            let drained = DispatchSemaphore(value: 0)
+            _ = client.shutdown(gracePeriod: 0.01).subscribe(onCompleted: {
+                order.mutate { $0.append("shutdown completed") }
+                drained.signal()
+            })
+            XCTAssertEqual(drained.wait(timeout: .now() + 5), .success, "round \(round)")
+            XCTAssertEqual(order.value.last, "shutdown completed", "round \(round): \(order.value)")
+            XCTAssertEqual(Set(order.value), ["bytes ended", "events ended", "shutdown completed"], "round \(round)")
+        }
+    }
+
     func testTheCompletionEventAndTheLogLineComeWhenTheBodyEnds() throws {
         server.route(.get, "/export", .stream([.text("first "), .pause(0.2), .text("second "), .pause(0.2), .text("end")]))
         let lines = LineCollector()

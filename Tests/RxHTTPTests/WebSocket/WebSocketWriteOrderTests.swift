@@ -85,6 +85,28 @@ final class WebSocketWriteOrderTests: RxTestCase {
         }
         _ = client.shutdown(gracePeriod: 1).toBlocking(timeout: 5).materialize()
     }
+
+    /// A shutdown completes after every socket of the client delivered its terminal event: a
+    /// daemon that exits when the drain completes loses no `onCompleted`.
+    func testShutdownCompletesAfterTheSocketsOnCompleted() throws {
+        for round in 0..<20 {
+            let client = HTTPClient(baseURL: URL(string: "https://api.test")!, transport: RecordingTransport())
+            let socket = client.webSocket(path: "/ws", reconnect: .never, options: WebSocketOptions(pingInterval: .infinity, closeTimeout: 0.02))
+            let order = LockedState<[String]>.make([])
+            let subscription = socket.messages.subscribe(onCompleted: { order.withLock { $0.append("socket completed") } })
+            defer { subscription.dispose() }
+            let deadline = Date().addingTimeInterval(2)
+            while socket.currentState != .open && Date() < deadline { usleep(200) }
+            XCTAssertEqual(socket.currentState, .open, "round \(round)")
+            let drained = DispatchSemaphore(value: 0)
+            _ = client.shutdown(gracePeriod: 1).subscribe(onCompleted: {
+                order.withLock { $0.append("shutdown completed") }
+                drained.signal()
+            })
+            XCTAssertEqual(drained.wait(timeout: .now() + 5), .success, "round \(round)")
+            XCTAssertEqual(order.withLock { $0 }, ["socket completed", "shutdown completed"], "round \(round)")
+        }
+    }
 }
 
 private extension WebSocketState {

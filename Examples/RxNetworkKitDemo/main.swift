@@ -72,19 +72,8 @@ let client = HTTPClient(
 let bag = DisposeBag()
 
 // Shut down gracefully on SIGINT/SIGTERM: refuse new work, let in-flight requests finish, exit 0.
-let signalSources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-    signal(number, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-    source.setEventHandler {
-        print("\nsignal \(number): shutting down (grace period 5 s)")
-        _ = client.shutdown(gracePeriod: 5).subscribe { _ in
-            print("shut down cleanly")
-            exit(0)
-        }
-    }
-    source.resume()
-    return source
-}
+// One call, no handler of our own (a top-level closure here would be main-actor code).
+let termination = HTTPClient.shutdownOnTermination([client], gracePeriod: 5, log: { print("\n" + $0) })
 
 /// Waits for a Single on this thread (the demo's main thread has nothing else to do).
 func outcome<T>(of single: Single<T>, timeout: TimeInterval = 10) -> Result<T, Error> {
@@ -434,7 +423,7 @@ for line in fleetStep(server: server) {
     print("   \(line)")
 }
 
-print("20. graceful shutdown")
+print("20. graceful shutdown on a signal")
 server.route(.get, "/slow", LoopbackHTTPResponse.text("finished").delayed(by: 0.2))
 server.route(.get, "/unavailable", .status(503))
 let finishedInFlight = LockedLines()
@@ -447,15 +436,24 @@ client.rx.request(Text(path: "/unavailable"))
     .subscribe(onSuccess: { _ in }, onFailure: { finishedInFlight.append("waiting: \(($0 as? HTTPClientError)?.code.rawValue ?? "?")") })
     .disposed(by: bag)
 usleep(50_000)
-let (_, shutdownTime) = timed { _ = outcome(of: client.shutdown(gracePeriod: 5).andThen(Single.just(()))) }
+// Drained by a real signal through `shutdownOnTermination`, as SIGTERM drains the demo (SIGUSR1
+// here, so that the demo goes on to print what happened instead of exiting).
+let drainedBySignal = DispatchSemaphore(value: 0)
+let bySignal = HTTPClient.shutdownOnTermination([client], gracePeriod: 5, signals: [SIGUSR1], exitCode: nil, then: { drainedBySignal.signal() })
+let (_, shutdownTime) = timed {
+    kill(getpid(), SIGUSR1)
+    _ = drainedBySignal.wait(timeout: .now() + 10)
+}
+bySignal.dispose()
 let afterwards = outcome(of: client.rx.request(GetUser(id: 42)))
 let summary = finishedInFlight.lines
 print("   \(summary.filter { $0.hasPrefix("ok") }.count) in flight finished, \(summary.filter { $0.hasPrefix("waiting") }.count) waiting retry stopped "
-      + "(\(summary.first { $0.hasPrefix("waiting") }?.dropFirst(9) ?? "")), drained in \(ms(shutdownTime)); a new request -> \(describe(afterwards))")
+      + "(\(summary.first { $0.hasPrefix("waiting") }?.dropFirst(9) ?? "")), drained by a signal (HTTPClient.shutdownOnTermination) in \(ms(shutdownTime)); "
+      + "a new request -> \(describe(afterwards))")
 
 server.stop()
 elsewhere.stop()
-_ = signalSources
+_ = termination
 print("\ndone")
 
 /// Signs every attempt and answers `/health` itself (step 14): what an `HTTPInterceptor` can do.

@@ -232,7 +232,7 @@ public final class Fleet: @unchecked Sendable {
             self?.noteEngine(result.map { _ in () }, what: what)
             completion(result)
         }
-        let work = Task {
+        let work = Task(executorPreference: FleetExecutor.shared) {
             do {
                 finish(.success(try await operation(engine)))
             } catch {

@@ -58,7 +58,7 @@ public final class FleetCredentialStore: CredentialStore {
         let outcome = LockedState<Result<T, Error>?>.make(nil)
         let done = DispatchSemaphore(value: 0)
         let fleet = self.fleet
-        Task {
+        Task(executorPreference: FleetExecutor.shared) {
             let result: Result<T, Error>
             do { result = .success(try await fleet.perform("the credential store", operation)) } catch { result = .failure(error) }
             outcome.withLock { $0 = result }
@@ -156,7 +156,7 @@ extension FleetCredentialStore: SharedCredentialStore {
                 }
             }
         }
-        let task = Task { [self] in
+        let task = Task(executorPreference: FleetExecutor.shared) { [self] in
             let outcome = await coordinate(held: held, isUsable: isUsable, runRefresh: runRefresh)
             guard !inner.withLock({ $0.cancelled }) else { return }
             completion(outcome)
@@ -229,7 +229,7 @@ extension FleetCredentialStore: SharedCredentialStore {
     private func storeLater(_ fresh: OAuthCredential, replacing old: OAuthCredential) {
         let name = self.name
         let lockName = self.lockName
-        Task { [weak fleet] in
+        Task(executorPreference: FleetExecutor.shared) { [weak fleet] in
             for _ in 0..<600 {
                 try? await Task.sleep(nanoseconds: 1_000_000_000)
                 guard let fleet else { return }

@@ -146,18 +146,18 @@ func withFleetTimeout<T: Sendable>(
     let once = LockedState<CheckedContinuation<T, Error>?>.make(nil)
     return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
         once.withLock { $0 = continuation }
-        let work = Task {
+        let work = Task(executorPreference: FleetExecutor.shared) {
             let result: Result<T, Error>
             do { result = .success(try await operation()) } catch { result = .failure(error) }
             return result
         }
-        let timer = Task {
+        let timer = Task(executorPreference: FleetExecutor.shared) {
             try? await Task.sleep(nanoseconds: UInt64(min(max(0.001, seconds), 3_600) * 1e9))
             guard !Task.isCancelled, let pending = once.withLock({ stored in defer { stored = nil }; return stored }) else { return }
             work.cancel()
             pending.resume(throwing: FleetError(.timedOut, "\(what) took more than \(String(format: "%.3g", seconds)) s"))
         }
-        Task {
+        Task(executorPreference: FleetExecutor.shared) {
             let result = await work.value
             timer.cancel()
             once.withLock { stored in defer { stored = nil }; return stored }?.resume(with: result)

@@ -315,7 +315,7 @@ final class PostgreSQLFleetEngine: FleetEngine {
         let listening = self.listening
         let logger = self.logger
         let pingTimeout = operationTimeout
-        let task = Task {
+        let task = Task(executorPreference: FleetExecutor.shared) {
             while !Task.isCancelled {
                 do {
                     try await client.withConnection { connection in
@@ -556,7 +556,7 @@ final class PostgreSQLFleetEngine: FleetEngine {
         }
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Lease, Error>) in
             pending.withLock { $0 = continuation }
-            let holder = Task {
+            let holder = Task(executorPreference: FleetExecutor.shared) {
                 do {
                     try await client.withConnection { connection in
                         let (released, done) = AsyncStream<Void>.makeStream()
@@ -571,7 +571,7 @@ final class PostgreSQLFleetEngine: FleetEngine {
                     ))
                 }
             }
-            Task {
+            Task(executorPreference: FleetExecutor.shared) {
                 try? await Task.sleep(for: .milliseconds(Int64(seconds * 1_000)))
                 guard let waiting = take() else { return }
                 holder.cancel()

@@ -41,6 +41,29 @@ final class SameHostFleetTests: LoopbackClientTestCase {
         return true
     }
 
+    /// The store's synchronous calls, made from every thread of Swift's shared pool at once (as the
+    /// authenticator makes them after a quota lease resumed a request there), still answer: the
+    /// engine's operations run on the fleet's own threads. (They used to need a pool thread too,
+    /// and a replica on a 2-core machine deadlocked.)
+    func testTheStoresBlockingCallsAnswerFromEveryThreadOfTheSharedPool() throws {
+        let fleet = try fleet()
+        let store = fleet.credentialStore(named: "pool")
+        try store.save(OAuthCredential(accessToken: "a", refreshToken: "r", expiresAt: Date().addingTimeInterval(60)))
+        let callers = ProcessInfo.processInfo.activeProcessorCount * 2 + 2
+        let answered = LockedBox(0)
+        let done = DispatchGroup()
+        for _ in 0..<callers {
+            done.enter()
+            Task {
+                // Blocks this pool thread until the engine answers, as `load()` does.
+                if (try? store.load())?.accessToken == "a" { answered.mutate { $0 += 1 } }
+                done.leave()
+            }
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success, "every blocking call answered")
+        XCTAssertEqual(answered.value, callers)
+    }
+
     // MARK: Membership
 
     func testMembersSeeEachOtherAndOneThatLeavesIsGone() async throws {

@@ -189,7 +189,7 @@ let (asyncUser, asyncTime): (String, Double) = await {
 print("   \(asyncUser) in \(ms(asyncTime))")
 
 print("6. bad input is a typed error, never a crash")
-server.route(.get, "/html", .text("<html>oops</html>"))
+server.route(.get, "/html", .text("<html>oops</html>").withHeader("Content-Type", "text/html; charset=utf-8"))
 var deep: Any = 1
 for _ in 0..<10_000 { deep = [deep] }
 let (nested, nestedTime) = timed { outcome(of: client.rx.requestObject(path: "/users/42", parameters: ["deep": deep]) as Single<User>) }

@@ -48,22 +48,13 @@ final class FleetProcessTests: LoopbackClientTestCase {
         return child
     }
 
-    private func waitUntil(_ timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { return false }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return true
-    }
-
     func testAKilledLockHolderReleasesTheFleetAndLeavesIt() async throws {
         let fleet = try Fleet.sameHost(directory: directory, heartbeatInterval: 0.1)
         let holder = try replica("lock")
         defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
         let marker = directory.appendingPathComponent("locked-\(holder.processIdentifier)").path
-        XCTAssertTrue(waitUntil(20) { FileManager.default.fileExists(atPath: marker) }, "the replica took the lock")
-        XCTAssertTrue(waitUntil(2) { fleet.memberCount == 2 }, "the replica is a member")
+        XCTAssertTrue(waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: marker) }, "the replica took the lock")
+        XCTAssertTrue(waitUntil(timeout: 2) { fleet.memberCount == 2 }, "the replica is a member")
         do {
             _ = try await fleet.engine.withLock("credential:api", wait: 0.2) { true }
             XCTFail("the lock is the replica's")
@@ -76,7 +67,7 @@ final class FleetProcessTests: LoopbackClientTestCase {
         let taken = try await fleet.engine.withLock("credential:api", wait: 2) { Date() }
         print("the lock was free \(Int(taken.timeIntervalSince(killed) * 1_000)) ms after its holder's SIGKILL")
         XCTAssertLessThan(taken.timeIntervalSince(killed), 0.5)
-        XCTAssertTrue(waitUntil(1) { fleet.memberCount == 1 }, "a killed replica leaves at the next heartbeat")
+        XCTAssertTrue(waitUntil(timeout: 1) { fleet.memberCount == 1 }, "a killed replica leaves at the next heartbeat")
         await fleet.leave()
     }
 

@@ -106,23 +106,14 @@ final class FleetQuotaTests: XCTestCase {
         return done.wait(timeout: .now() + timeout) == .timedOut ? nil : answer.value
     }
 
-    private func waitUntil(_ timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { return false }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-        return true
-    }
-
     func testAWaiterArrivingWhileTokensAreGivenBackIsServed() {
         // A slow refill, so that only the tokens given back make the next grant.
         let quota = makeQuota(RateLimit(requests: 10, per: 1_000, burst: 30), tokens: 30)
         XCTAssertEqual(waitForToken(quota), true)
-        XCTAssertTrue(waitUntil(2) { quota.snapshot.available > 0 && !quota.snapshot.leaseInFlight })
+        XCTAssertTrue(waitUntil(timeout: 2) { quota.snapshot.available > 0 && !quota.snapshot.leaseInFlight })
         // A second idle: the unspent tokens go back, and the give-back is held at the engine.
         engine.mode = .hold
-        XCTAssertTrue(waitUntil(3) { self.engine.heldCount == 1 }, "the idle tokens are being given back")
+        XCTAssertTrue(waitUntil(timeout: 3) { self.engine.heldCount == 1 }, "the idle tokens are being given back")
         XCTAssertEqual(engine.requests.last?.want, 0)
         XCTAssertEqual(quota.snapshot.available, 0)
         // A caller arrives now: the give-back is in flight, so it cannot ask for a lease yet.
@@ -134,7 +125,7 @@ final class FleetQuotaTests: XCTestCase {
         Thread.sleep(forTimeInterval: 0.05)
         XCTAssertNil(answer.value)
         engine.release()
-        XCTAssertTrue(waitUntil(2) { answer.value == true }, "served once the give-back ended: \(quota.snapshot)")
+        XCTAssertTrue(waitUntil(timeout: 2) { answer.value == true }, "served once the give-back ended: \(quota.snapshot)")
     }
 
     func testALeaseWhoseAnswerIsLostIsStruckOffAndStrandsNobody() {
@@ -143,14 +134,14 @@ final class FleetQuotaTests: XCTestCase {
         let answer = LockedBox<Bool?>(nil)
         let wait = quota.wait(deadline: nil) { granted in answer.mutate { $0 = granted } }
         defer { wait.dispose() }
-        XCTAssertTrue(waitUntil(2) { quota.isFallingBack }, "the lease timed out: the replica paces itself")
-        XCTAssertTrue(waitUntil(2) { answer.value == true }, "the waiter is served at the replica's share meanwhile")
+        XCTAssertTrue(waitUntil(timeout: 2) { quota.isFallingBack }, "the lease timed out: the replica paces itself")
+        XCTAssertTrue(waitUntil(timeout: 2) { answer.value == true }, "the waiter is served at the replica's share meanwhile")
         XCTAssertEqual(engine.accounts.values.reduce(0, +), engine.requests.first?.want, "the engine granted, the replica never knew")
         engine.mode = .answer
-        XCTAssertTrue(waitUntil(3) { !quota.isFallingBack }, "the engine answers again: back on the fleet's quota")
+        XCTAssertTrue(waitUntil(timeout: 3) { !quota.isFallingBack }, "the engine answers again: back on the fleet's quota")
         let member = fleet.member.id
         XCTAssertTrue(
-            waitUntil(2) { !quota.snapshot.leaseInFlight && self.engine.accounts[member] ?? 0 == quota.snapshot.available },
+            waitUntil(timeout: 2) { !quota.snapshot.leaseInFlight && self.engine.accounts[member] ?? 0 == quota.snapshot.available },
             "the lost grant was struck off: the account is what the replica holds (\(self.engine.accounts), \(quota.snapshot))"
         )
     }
@@ -168,7 +159,7 @@ final class FleetQuotaTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(served, 5)
         XCTAssertLessThanOrEqual(served, 4 + 20 / 2 + 2, "paced at the share, not unbounded")
         engine.mode = .answer
-        XCTAssertTrue(waitUntil(3) { !quota.isFallingBack }, "asked again every second: rejoined")
+        XCTAssertTrue(waitUntil(timeout: 3) { !quota.isFallingBack }, "asked again every second: rejoined")
         XCTAssertEqual(waitForToken(quota), true)
     }
 }

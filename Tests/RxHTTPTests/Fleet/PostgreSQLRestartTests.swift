@@ -51,15 +51,6 @@ final class PostgreSQLRestartTests: LoopbackClientTestCase {
         return (try String(contentsOf: output, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    private func waitUntil(_ timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { return false }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return true
-    }
-
     func testStoppingAndRestartingPostgreSQLUnderLoadNeverStopsRequests() throws {
         let url = try postgres("start", cluster)
         guard let address = URLComponents(string: url), let host = address.host, let port = address.port, let user = address.user else {
@@ -83,7 +74,7 @@ final class PostgreSQLRestartTests: LoopbackClientTestCase {
             })
         }
         defer { for watch in watches { watch.dispose() } }
-        XCTAssertTrue(waitUntil(5) { fleets.allSatisfy { $0.memberCount == 2 } }, "both replicas joined")
+        XCTAssertTrue(waitUntil(timeout: 5) { fleets.allSatisfy { $0.memberCount == 2 } }, "both replicas joined")
 
         // Load: four callers per replica, one request after another, until told to stop.
         let counts = LockedBox((ok: 0, failed: 0, duringOutage: 0))
@@ -106,7 +97,7 @@ final class PostgreSQLRestartTests: LoopbackClientTestCase {
         Thread.sleep(forTimeInterval: 0.3)
         outage.mutate { $0 = true }
         _ = try postgres("stop", cluster)
-        XCTAssertTrue(waitUntil(5) { changes.value.allSatisfy { $0 == [false] } }, "each replica says the engine is away: \(changes.value)")
+        XCTAssertTrue(waitUntil(timeout: 5) { changes.value.allSatisfy { $0 == [false] } }, "each replica says the engine is away: \(changes.value)")
         Thread.sleep(forTimeInterval: 0.3)
         let restarted = try postgres("start", cluster, String(port))
         XCTAssertEqual(restarted, url, "the same port, so that the clients find it again")
@@ -114,7 +105,7 @@ final class PostgreSQLRestartTests: LoopbackClientTestCase {
         // A connection the pool kept from before the stop may fail once more as the server comes
         // back (away and back again, said as such); each replica ends rejoined.
         XCTAssertTrue(
-            waitUntil(15) { changes.value.allSatisfy { $0.first == false && $0.last == true } && fleets.allSatisfy(\.isEngineAvailable) },
+            waitUntil(timeout: 15) { changes.value.allSatisfy { $0.first == false && $0.last == true } && fleets.allSatisfy(\.isEngineAvailable) },
             "each replica rejoins: \(changes.value)"
         )
         let rejoined = counts.value.ok

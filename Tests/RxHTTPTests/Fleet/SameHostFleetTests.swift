@@ -32,15 +32,6 @@ final class SameHostFleetTests: LoopbackClientTestCase {
         HTTPClient(baseURL: server.baseURL, configuration: .init(timeout: 5, hostProtection: protection, fleet: fleet), authenticator: authenticator)
     }
 
-    private func waitUntil(_ timeout: TimeInterval = 3, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { return false }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-        return true
-    }
-
     /// The store's synchronous calls, made from every thread of Swift's shared pool at once (as the
     /// authenticator makes them after a quota lease resumed a request there), still answer: the
     /// engine's operations run on the fleet's own threads. (They used to need a pool thread too,
@@ -72,11 +63,11 @@ final class SameHostFleetTests: LoopbackClientTestCase {
         let seen = LockedBox([[FleetMember]]())
         let subscription = first.members.subscribe(onNext: { list in seen.mutate { $0.append(list) } })
         defer { subscription.dispose() }
-        XCTAssertTrue(waitUntil { seen.value.last?.count == 2 }, "both members within a few heartbeats: \(seen.value)")
+        XCTAssertTrue(waitUntil(timeout: 3) { seen.value.last?.count == 2 }, "both members within a few heartbeats: \(seen.value)")
         XCTAssertEqual(Set(seen.value.last?.map(\.id) ?? []), [first.member.id, second.member.id])
         XCTAssertEqual(seen.value.last?.first?.processID, getpid())
         await second.leave()
-        XCTAssertTrue(waitUntil { seen.value.last?.count == 1 }, "the member that left is gone")
+        XCTAssertTrue(waitUntil(timeout: 3) { seen.value.last?.count == 1 }, "the member that left is gone")
         XCTAssertEqual(first.memberCount, 1)
         XCTAssertTrue(lines.value.contains { $0.contains("pid \(getpid())") && $0.contains("joined (2 members)") }, "\(lines.value)")
         XCTAssertTrue(lines.value.contains { $0.contains("left (1 member)") }, "\(lines.value)")
@@ -175,7 +166,7 @@ final class SameHostFleetTests: LoopbackClientTestCase {
         let limited: Result<User, HTTPClientError>? = result(of: seeing.rx.requestObject(path: "/limited"))
         XCTAssertEqual(failure(limited)?.statusCode, 429)
         let seen = Date()
-        XCTAssertTrue(waitUntil(1) { gate.admitAtOnce(bypassesQueue: false, isFirstAttempt: false, now: Date()) == nil })
+        XCTAssertTrue(waitUntil(timeout: 1) { gate.admitAtOnce(bypassesQueue: false, isFirstAttempt: false, now: Date()) == nil })
         let latency = Date().timeIntervalSince(seen)
         print("a sibling's cooldown held this replica after \(Int(latency * 1_000)) ms")
         XCTAssertLessThan(latency, 0.2, "within the fleet's 100 ms (a 50 ms watch), with room for a loaded machine")
@@ -206,16 +197,16 @@ final class SameHostFleetTests: LoopbackClientTestCase {
             let failed: Result<User, HTTPClientError>? = result(of: seeing.rx.requestObject(path: "/flaky"))
             XCTAssertEqual(failure(failed)?.statusCode, 500)
         }
-        XCTAssertTrue(waitUntil(1) { self.isOpen(sibling) }, "the sibling's circuit opens too: \(changes.value)")
+        XCTAssertTrue(waitUntil(timeout: 1) { self.isOpen(sibling) }, "the sibling's circuit opens too: \(changes.value)")
         let refused: Result<User, HTTPClientError>? = result(of: sibling.rx.requestObject(path: "/ok"))
         XCTAssertEqual(failure(refused)?.code, .circuitOpen, "the sibling fails fast too")
         // What the first replica says when its reachability sees the host back, or a trial succeeds.
         first.publish(.recovered, origin: Origin(server.baseURL).description, until: nil, statusCode: nil)
         // The event follows the state change on the thread that made it: wait for the event.
-        XCTAssertTrue(waitUntil(1) { changes.value.last == .halfOpen }, "the recovery half-opens the sibling's circuit: \(changes.value)")
+        XCTAssertTrue(waitUntil(timeout: 1) { changes.value.last == .halfOpen }, "the recovery half-opens the sibling's circuit: \(changes.value)")
         let trial: Result<User, HTTPClientError>? = result(of: sibling.rx.requestObject(path: "/ok"))
         XCTAssertNotNil(try trial?.get(), "its trial goes through and closes it")
-        XCTAssertTrue(waitUntil(1) { changes.value.last == .closed }, "\(changes.value)")
+        XCTAssertTrue(waitUntil(timeout: 1) { changes.value.last == .closed }, "\(changes.value)")
     }
 
     private func isOpen(_ client: HTTPClient) -> Bool {
@@ -268,7 +259,7 @@ final class SameHostFleetTests: LoopbackClientTestCase {
         let aside = directory.deletingLastPathComponent().appendingPathComponent(directory.lastPathComponent + "-aside")
         try FileManager.default.moveItem(at: directory, to: aside)
         XCTAssertTrue(FileManager.default.createFile(atPath: directory.path, contents: Data("not a directory".utf8)))
-        XCTAssertTrue(waitUntil { changes.value == [false] }, "\(changes.value)")
+        XCTAssertTrue(waitUntil(timeout: 3) { changes.value == [false] }, "\(changes.value)")
         XCTAssertFalse(fleet.isEngineAvailable)
         for _ in 0..<5 {
             let answered: Result<User, HTTPClientError>? = result(of: client.rx.requestObject(path: "/ok"))
@@ -276,7 +267,7 @@ final class SameHostFleetTests: LoopbackClientTestCase {
         }
         try FileManager.default.removeItem(at: directory)
         try FileManager.default.moveItem(at: aside, to: directory)
-        XCTAssertTrue(waitUntil { changes.value == [false, true] }, "\(changes.value)")
+        XCTAssertTrue(waitUntil(timeout: 3) { changes.value == [false, true] }, "\(changes.value)")
         let answered: Result<User, HTTPClientError>? = result(of: client.rx.requestObject(path: "/ok"))
         XCTAssertNotNil(try answered?.get())
         let logged = lines.value

@@ -315,13 +315,14 @@ public final class Fleet: @unchecked Sendable {
             return state.members
         }
         guard let previous else { return }
-        membersSubject.onNext(list)
+        // Logged before it is published: whoever sees the new list finds the line written.
         if let log {
             let before = Set(previous.map(\.id)), now = Set(list.map(\.id))
             let count = "\(list.count) member\(list.count == 1 ? "" : "s")"
             for joined in list where !before.contains(joined.id) { log("fleet: \(joined) joined (\(count))") }
             for gone in previous where !now.contains(gone.id) { log("fleet: \(gone) left (\(count))") }
         }
+        membersSubject.onNext(list)
     }
 
     // MARK: Signals

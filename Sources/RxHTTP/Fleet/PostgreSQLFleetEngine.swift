@@ -550,11 +550,15 @@ final class PostgreSQLFleetEngine: FleetEngine {
     /// is not running or all its connections are busy).
     private func leaseConnection(within seconds: TimeInterval, _ what: String) async throws -> Lease {
         let client = self.client
-        let pending = LockedState<CheckedContinuation<Lease, Error>?>.make(nil)
-        let take: @Sendable () -> CheckedContinuation<Lease, Error>? = {
+        let pending = LockedState<CheckedContinuation<Void, Error>?>.make(nil)
+        let take: @Sendable () -> CheckedContinuation<Void, Error>? = {
             pending.withLock { stored in defer { stored = nil }; return stored }
         }
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Lease, Error>) in
+        // The lease crosses from the holder's task to the caller's through a lock, not the
+        // continuation's payload: the hand-over is then visible to ThreadSanitizer too (it does not
+        // see the one a continuation makes between the fleet's executor and another).
+        let handedOver = LockedState<Lease?>.make(nil)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
             pending.withLock { $0 = continuation }
             let holder = Task(executorPreference: FleetExecutor.shared) {
                 do {
@@ -562,7 +566,8 @@ final class PostgreSQLFleetEngine: FleetEngine {
                         let (released, done) = AsyncStream<Void>.makeStream()
                         // Too late (the wait timed out): the connection goes straight back.
                         guard let waiting = take() else { return }
-                        waiting.resume(returning: Lease(connection: connection, done: done))
+                        handedOver.withLock { $0 = Lease(connection: connection, done: done) }
+                        waiting.resume()
                         for await _ in released {}
                     }
                 } catch {
@@ -580,6 +585,10 @@ final class PostgreSQLFleetEngine: FleetEngine {
                 ))
             }
         }
+        guard let lease = handedOver.withLock({ lease in defer { lease = nil }; return lease }) else {
+            throw FleetError(.unavailable, "\(what): the PostgreSQL client handed over no connection")
+        }
+        return lease
     }
 
     /// Runs `body` on a connection of the pool, within the operation time-out (the lease's wait

@@ -140,11 +140,8 @@ final class FleetProcessTests: LoopbackClientTestCase {
     /// `postgres://USER@HOST:PORT/DATABASE#NAMESPACE` URL, whose client runs meanwhile; leaves after.
     private func withReplicaFleet(place: String, _ body: (Fleet) throws -> Void) throws {
         #if PostgreSQL
-        if let address = URLComponents(string: place), address.scheme == "postgres", let host = address.host, let user = address.user {
-            let postgres = PostgresClient(configuration: .init(
-                host: host, port: address.port ?? 5432, username: user, password: address.password,
-                database: String(address.path.dropFirst()), tls: .disable
-            ))
+        if let address = PostgresURL(place) {
+            let postgres = PostgresClient(configuration: address.configuration)
             let running = Task { await postgres.run() }
             let fleet = try Fleet.postgreSQL(postgres, namespace: address.fragment ?? "replicas", heartbeatInterval: 0.1)
             defer {

@@ -529,17 +529,12 @@ final class PostgreSQLFleetTests: XCTestCase {
             XCTFail(message)
             throw NoServer(description: message)
         }
-        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
-              let host = components.host, let user = components.user else {
+        guard let address = PostgresURL(url) else {
             let message = "RXNK_POSTGRES_URL is not a postgres://USER@HOST:PORT/DATABASE URL: \(url)"
             XCTFail(message)
             throw NoServer(description: message)
         }
-        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        return PostgresClient.Configuration(
-            host: host, port: components.port ?? 5432, username: user, password: components.password,
-            database: database.isEmpty ? nil : database, tls: .disable
-        )
+        return address.configuration
     }
 }
 #endif

@@ -53,13 +53,8 @@ final class PostgreSQLRestartTests: LoopbackClientTestCase {
 
     func testStoppingAndRestartingPostgreSQLUnderLoadNeverStopsRequests() throws {
         let url = try postgres("start", cluster)
-        guard let address = URLComponents(string: url), let host = address.host, let port = address.port, let user = address.user else {
-            return XCTFail("not a URL: \(url)")
-        }
-        let configuration = PostgresClient.Configuration(
-            host: host, port: port, username: user, password: nil, database: String(address.path.dropFirst()), tls: .disable
-        )
-        let postgresClients = (0..<2).map { _ in PostgresClient(configuration: configuration) }
+        guard let address = PostgresURL(url) else { return XCTFail("not a URL: \(url)") }
+        let postgresClients = (0..<2).map { _ in PostgresClient(configuration: address.configuration) }
         let running = postgresClients.map { client in Task { await client.run() } }
         defer { for task in running { task.cancel() } }
         let namespace = "restart-" + UUID().uuidString.lowercased()
@@ -99,7 +94,7 @@ final class PostgreSQLRestartTests: LoopbackClientTestCase {
         _ = try postgres("stop", cluster)
         XCTAssertTrue(waitUntil(timeout: 5) { changes.value.allSatisfy { $0 == [false] } }, "each replica says the engine is away: \(changes.value)")
         Thread.sleep(forTimeInterval: 0.3)
-        let restarted = try postgres("start", cluster, String(port))
+        let restarted = try postgres("start", cluster, String(address.port))
         XCTAssertEqual(restarted, url, "the same port, so that the clients find it again")
         outage.mutate { $0 = false }
         // A connection the pool kept from before the stop may fail once more as the server comes

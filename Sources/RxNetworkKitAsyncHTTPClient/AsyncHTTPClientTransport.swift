@@ -145,6 +145,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         return false
     }
 
+    /// Sends `request` with the transport's default options (see `send(_:options:completion:)`).
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - completion: Receives the response or the failure, once, on an event loop thread.
+    /// - Returns: What cancels the exchange.
     public func send(
         _ request: URLRequest,
         completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
@@ -152,6 +158,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         send(request, options: defaultOptions, completion: completion)
     }
 
+    /// Sends `request` through AsyncHTTPClient, the body buffered within `options.maxResponseBodySize`.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - options: Time-out, body limit and redirect policy of this exchange.
+    ///   - completion: Receives the response or the failure, once, on an event loop thread.
+    /// - Returns: What cancels the exchange; cancelling closes the connection.
     public func send(
         _ request: URLRequest,
         options: HTTPTransportOptions,

@@ -18,11 +18,14 @@ open class RxTestCase: XCTestCase {
 
     private var resourcesAtStart = 0
 
+    /// Records `Resources.total` before the test; call `super.setUp()` from an override.
     override open func setUp() {
         super.setUp()
         resourcesAtStart = Resources.total
     }
 
+    /// Fails the test if `Resources.total` has not returned to its value at `setUp` within
+    /// `resourceSettleTimeout`; call `super.tearDown()` from an override.
     override open func tearDown() {
         if checksResources && Resources.isCounting {
             let deadline = Date().addingTimeInterval(resourceSettleTimeout)

@@ -48,6 +48,7 @@ extension Event {
 }
 
 extension Event: CustomDebugStringConvertible {
+    /// The event as `next(element)`, `error(error)` or `completed`.
     public var debugDescription: String {
         switch self {
         case .next(let element): return "next(\(element))"

@@ -24,10 +24,12 @@ public protocol ReactiveCompatible {
 }
 
 extension ReactiveCompatible {
+    /// The reactive extensions of the type itself.
     public static var rx: Reactive<Self>.Type {
         Reactive<Self>.self
     }
 
+    /// The reactive extensions of this value (`client.rx.request(…)`).
     public var rx: Reactive<Self> {
         Reactive(self)
     }

@@ -14,6 +14,9 @@ extension ObservableType {
     /// - Parameters:
     ///   - identifier: The prefix; default `file:line (function)` of the call.
     ///   - trimOutput: Whether to cut each event's description to 40 characters.
+    ///   - file: The calling file, for the default identifier.
+    ///   - line: The calling line, for the default identifier.
+    ///   - function: The calling function, for the default identifier.
     /// - Returns: The same sequence.
     /// - Note: Prints on the thread of each event. Descriptions of elements and errors are printed as
     ///   they describe themselves: `HTTPClientError` redacts secrets, your own types must too.

@@ -54,18 +54,22 @@ public struct RxTimeInterval: Hashable, Comparable, Sendable, CustomStringConver
         return .nanoseconds(Int(nanoseconds))
     }
 
+    /// Whether `lhs` is shorter; `.never` is longer than every finite interval.
     public static func < (lhs: RxTimeInterval, rhs: RxTimeInterval) -> Bool {
         lhs.timeInterval < rhs.timeInterval
     }
 
+    /// The sum; `.never` if either is.
     public static func + (lhs: RxTimeInterval, rhs: RxTimeInterval) -> RxTimeInterval {
         RxTimeInterval(timeInterval: lhs.timeInterval + rhs.timeInterval)
     }
 
+    /// The interval scaled by `rhs`.
     public static func * (lhs: RxTimeInterval, rhs: Double) -> RxTimeInterval {
         RxTimeInterval(timeInterval: lhs.timeInterval * rhs)
     }
 
+    /// The interval in seconds, as `1.5s`.
     public var description: String {
         "\(timeInterval)s"
     }

@@ -73,6 +73,7 @@ public struct AuthenticationTicket: Sendable, Equatable, CustomStringConvertible
         self.version = version
     }
 
+    /// What the ticket says, without the credential.
     public var description: String {
         "AuthenticationTicket(\(headerName): <redacted>, version \(version))"
     }

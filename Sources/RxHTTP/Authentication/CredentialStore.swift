@@ -55,6 +55,7 @@ public struct CredentialStoreError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// What failed and where, without the file's contents.
     public var description: String {
         var text = "CredentialStoreError.\(kind.rawValue): \(message)"
         if let path { text += " (\(path))" }

@@ -46,11 +46,13 @@ public struct OAuthCredential: Codable, Sendable, Equatable, CustomStringConvert
         return "\(scheme) \(accessToken)"
     }
 
+    /// The token type and expiry; the tokens are `<redacted>`.
     public var description: String {
         let expiry = expiresAt.map { "expires \(ISO8601DateFormatter().string(from: $0))" } ?? "no expiry"
         return "OAuthCredential(\(tokenType), access: <redacted>, refresh: \(refreshToken == nil ? "none" : "<redacted>"), \(expiry))"
     }
 
+    /// The same as `description`: the tokens are `<redacted>` in a debugger too.
     public var debugDescription: String {
         description
     }

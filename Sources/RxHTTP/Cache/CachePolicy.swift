@@ -31,6 +31,7 @@ public enum CacheStatus: String, Sendable, Hashable, CustomStringConvertible {
     /// behind it) or `stale-if-error` (the network failed), or asked for by the request's policy.
     case stale
 
+    /// The status's raw value, as `hit`.
     public var description: String {
         rawValue
     }

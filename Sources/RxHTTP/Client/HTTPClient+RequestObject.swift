@@ -48,7 +48,13 @@ extension HTTPClient {
     ///
     /// - Parameters:
     ///   - type: The model's type.
-    ///   - path: The path under the base URL; the other parameters as `requestObject(path:…)`'s.
+    ///   - path: The path under the base URL.
+    ///   - method: The HTTP method; GET by default.
+    ///   - parameters: Nil values are dropped; placed per `encoding`.
+    ///   - encoding: Where `parameters` go; by default the query for GET, HEAD and DELETE, a JSON
+    ///     body otherwise.
+    ///   - headers: Headers over the client's defaults.
+    ///   - idempotency: Whether the request may be sent again after reaching the server.
     ///   - completion: Receives the model or an `HTTPClientError`, exactly once.
     /// - Returns: A handle that cancels the request.
     /// - Note: Thread-safe; `completion` runs on the configuration's callback queue.

@@ -19,6 +19,10 @@ public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
     /// An object.
     case object([String: JSONValue])
 
+    /// Decodes any JSON value.
+    ///
+    /// - Parameter decoder: The decoder to read from.
+    /// - Throws: `DecodingError` when the input is not JSON.
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -38,6 +42,10 @@ public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
         }
     }
 
+    /// Encodes the value as the JSON it was.
+    ///
+    /// - Parameter encoder: The encoder to write to.
+    /// - Throws: The encoder's errors.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

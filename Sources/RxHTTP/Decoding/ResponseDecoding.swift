@@ -64,6 +64,11 @@ public struct IgnoringResponseDecoding: ResponseDecoding, Sendable {
     /// Creates the decoding.
     public init() {}
 
+    /// Accepts any body and decodes nothing.
+    ///
+    /// - Parameters:
+    ///   - response: The response, whose body is ignored.
+    ///   - context: Unused.
     public func decode(_ response: HTTPResponse, context: ResponseDecodingContext) throws {}
 }
 

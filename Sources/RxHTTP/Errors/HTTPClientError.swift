@@ -272,10 +272,12 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         return parts.joined(separator: "; ")
     }
 
+    /// The same redacted text as `description`: a secret never appears in a debugger either.
     public var debugDescription: String {
         description
     }
 
+    /// The redacted description, for `localizedDescription`.
     public var errorDescription: String? {
         description
     }

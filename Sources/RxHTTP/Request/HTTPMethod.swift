@@ -16,10 +16,14 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
         self.rawValue = rawValue
     }
 
+    /// A method written as a string literal, as it goes on the wire: `"PURGE"`.
+    ///
+    /// - Parameter value: The method token, case-sensitive.
     public init(stringLiteral value: String) {
         self.rawValue = value
     }
 
+    /// The method as it goes on the wire.
     public var description: String {
         rawValue
     }

@@ -23,6 +23,7 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
         self.retry = retry
     }
 
+    /// The event's type, id and size, for logs; never its data, which may carry a secret.
     public var description: String {
         "ServerSentEvent(\(event)\(id.map { ", id \($0)" } ?? ""), \(data.utf8.count) bytes)"
     }

@@ -66,6 +66,7 @@ public struct WebSocketCloseCode: RawRepresentable, Hashable, Sendable, Expressi
         rawValue == 1000 || rawValue == 1005
     }
 
+    /// The code's number, as `1001`.
     public var description: String {
         String(rawValue)
     }

@@ -2,7 +2,9 @@ import Foundation
 
 /// A message of a WebSocket connection to `LoopbackHTTPServer`.
 public enum LoopbackWebSocketMessage: Sendable, Equatable {
+    /// A text message.
     case text(String)
+    /// A binary message.
     case binary(Data)
 }
 

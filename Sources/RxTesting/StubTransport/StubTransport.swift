@@ -98,7 +98,9 @@ public final class StubTransport: HTTPTransport {
     /// those connections (see `StubWebSocketServer`). Newer WebSocket stubs win over older ones;
     /// while the server is not accepting, the handshake gets the HTTP stubs' answer.
     ///
-    /// - Parameter selectedProtocol: The subprotocol the 101 selects; nil selects none.
+    /// - Parameters:
+    ///   - path: The path the handshake must ask for, percent-decoded.
+    ///   - selectedProtocol: The subprotocol the 101 selects; nil selects none.
     public func stubWebSocket(path: String, selectedProtocol: String? = nil) -> StubWebSocketServer {
         let server = StubWebSocketServer(selectedProtocol: selectedProtocol, scheduler: scheduler)
         state.withLock { $0.webSockets.append(WebSocketRule(matches: { $0.url?.path == path }, server: server)) }
@@ -115,6 +117,12 @@ public final class StubTransport: HTTPTransport {
         state.withLock { $0.cancelledCount }
     }
 
+    /// Answers `request` from the stubs with the standard options (see `send(_:options:completion:)`).
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - completion: Receives the stubbed answer or failure, once, on the stub's scheduler.
+    /// - Returns: What cancels the exchange.
     public func send(
         _ request: URLRequest,
         completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void

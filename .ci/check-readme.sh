@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Compiles every ```swift block of README.md with warnings as errors, so the README never shows
-# code that does not build. Each block becomes the main.swift of its own executable target in a
+# Compiles every ```swift block of README.md and of the DocC articles (Sources/*/*.docc/*.md) with
+# warnings as errors, so the documentation never shows code that does not build. Each block becomes the main.swift of its own executable target in a
 # throwaway package that depends on this one. Names the blocks share — `client`, `bag`, `User` —
 # are declared before a block that uses them without declaring them. Nothing is run.
 # Blocks that import a trait's module (RxNetworkKitAsyncHTTPClient, Logging, Metrics, Tracing,
@@ -12,13 +12,17 @@ work="$root/.build/readme-check"
 rm -rf "$work/Sources" "$work/blocks" "$work/manifests"
 mkdir -p "$work/Sources" "$work/blocks"
 
-awk -v dir="$work/blocks" '
-    /^```swift[[:space:]]*$/ { inside = 1; count += 1; file = sprintf("%s/%02d.swift", dir, count)
-        printf "// README.md line %d\n", NR + 1 > file; next }
-    inside && /^```[[:space:]]*$/ { inside = 0; close(file); next }
-    inside { print $0 >> file }
-    END { if (inside) { print "README.md: unterminated swift block" > "/dev/stderr"; exit 1 } }
-' "$root/README.md"
+# README.md and every article and landing page of the DocC catalogs (Sources/*/*.docc).
+documents="$root/README.md $(cd "$root" && ls Sources/*/*.docc/*.md | sed "s#^#$root/#")"
+for document in $documents; do
+    awk -v dir="$work/blocks" -v name="${document#"$root"/}" -v start="$(ls "$work/blocks" | wc -l)" '
+        /^```swift[[:space:]]*$/ { inside = 1; count += 1; file = sprintf("%s/%03d.swift", dir, start + count)
+            printf "// %s line %d\n", name, NR + 1 > file; next }
+        inside && /^```[[:space:]]*$/ { inside = 0; close(file); next }
+        inside { print $0 >> file }
+        END { if (inside) { print name ": unterminated swift block" > "/dev/stderr"; exit 1 } }
+    ' "$document"
+done
 
 targets=""
 traitTargets=""
@@ -80,7 +84,7 @@ $targets    ],
 )
 PACKAGE
 
-echo "README.md: $(ls "$work"/blocks | wc -l | tr -d ' ') swift blocks"
+echo "README.md and the DocC articles: $(ls "$work"/blocks | wc -l | tr -d ' ') swift blocks"
 swift build --package-path "$work" -Xswiftc -warnings-as-errors
 
 if [ -n "$traitTargets" ]; then
@@ -103,7 +107,7 @@ $traitTargets    ],
     swiftLanguageModes: [.v6]
 )
 PACKAGE
-    echo "README.md: blocks that need a trait, built with every trait: $(ls "$traitWork/Sources" | wc -l | tr -d ' ')"
+    echo "blocks that need a trait, built with every trait: $(ls "$traitWork/Sources" | wc -l | tr -d ' ')"
     # In the folder of the all-traits build (READMECHECK_SCRATCH): its dependencies are built there.
     swift build --package-path "$traitWork" --scratch-path "${READMECHECK_SCRATCH:-$traitWork/.build}" -Xswiftc -warnings-as-errors
 fi

@@ -67,7 +67,7 @@ final class TransportRedirectTests: TransportTestCase {
             XCTAssertEqual(server.requests(to: "/landing").last?.body, Data(), "\(kind): 303 sends no body")
             XCTAssertEqual(success(result(of: client.rx.request(Raw(path: "/temporary", method: .post, body: body))), kind)?.body, Data("posted".utf8), "\(kind)")
             // 307 keeps the method and, per RFC 9110, the body; URLSession on Linux drops the body
-            // (a Foundation limitation the README states under "Choosing a transport").
+            // (a Foundation limitation the article "Choosing a transport" states).
             let expected = kind == .urlSession ? Data() : Data("payload".utf8)
             XCTAssertEqual(server.requests(to: "/landing").last?.body, expected, "\(kind): 307's body")
         }

@@ -147,7 +147,8 @@ final class StubWebSocketServerTests: RxTestCase {
 }
 
 extension StubWebSocketServerTests {
-    /// The README's example, as written there (default reachability on).
+    /// The example of the article "Testing your client" (RxTesting.docc), as written there
+    /// (default reachability on).
     func testTheReadmeExample() {
         let stub = StubTransport(scheduler: scheduler)
         let server = stub.stubWebSocket(path: "/feed")

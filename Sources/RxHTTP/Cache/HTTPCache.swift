@@ -10,8 +10,8 @@ import Synchronization
 /// let client = HTTPClient(baseURL: api, configuration: .init(cache: cache))
 /// ```
 ///
-/// What it stores, and when it answers, is the client's cache interceptor's to decide (see README
-/// "Caching"); this type keeps the answers: GET responses by URL, each URL with up to 8 variants
+/// What it stores, and when it answers, is the client's cache interceptor's to decide (see
+/// <doc:CachingAndCoalescing>); this type keeps the answers: GET responses by URL, each URL with up to 8 variants
 /// (`Vary`). Both stores are bounded in bytes and evict the least recently used first. On disk each
 /// URL is one file, written to a temporary file, flushed and renamed into place, and checked
 /// (magic, lengths, checksum) when read: a torn or corrupt file — a crash mid-write, a full disk, a

@@ -4,7 +4,7 @@ import Foundation
 /// Logs every request and its outcome to a sink: request id, method, URL, status, duration, sizes,
 /// and optionally headers and bodies — never a secret.
 ///
-/// Redacted by rule (see the README's "Limits and safety"): any header, query parameter, form
+/// Redacted by rule (see <doc:LimitsAndSafety>): any header, query parameter, form
 /// field or JSON key whose name contains `token`, `secret`, `password`, `passwd`, `auth`,
 /// `session`, `cookie`, `key`, `signature` or `credential`, the fixed lists
 /// (`defaultRedactedHeaders`, `defaultRedactedQueryParameters`) and the names given here; a

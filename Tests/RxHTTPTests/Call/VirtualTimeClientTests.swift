@@ -4,9 +4,10 @@ import RxHTTP
 import RxTesting
 import XCTest
 
-/// The README's "Testing your code" example: a whole client in virtual time, deterministic.
+/// The example of the article "Testing your client" (RxTesting.docc): a whole client in virtual
+/// time, deterministic.
 final class VirtualTimeClientTests: RxTestCase {
-    /// The README block, as written there.
+    /// The article's block, as written there.
     private func readmeExample() -> [Recorded<Event<User>>] {
         let scheduler = TestScheduler(initialClock: 0)
         let stub = StubTransport(scheduler: scheduler)

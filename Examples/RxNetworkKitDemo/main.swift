@@ -291,8 +291,13 @@ print("   \(streamed) events in \(ms(streamTime)) over \(eventConnections.lines.
 print("12. the transport is pluggable: 1,000 requests, 16 in flight, over the default URLSessionTransport")
 let throughputClient = HTTPClient(baseURL: server.baseURL, configuration: .init(timeout: 5))
 let (completed, batchTime) = timed { decodedCount(of: 1_000, inFlight: 16, over: throughputClient) }
+// A response that sets three cookies: each transport's HTTPHeaders, read with values(for:).
+server.route(.get, "/cookies", LoopbackHTTPResponse(
+    status: 200, headers: LoopbackHTTPHeaders([("Set-Cookie", "a=1"), ("Set-Cookie", "b=2"), ("Set-Cookie", "c=3")]), body: Data("ok".utf8)))
+let cookieLines = (try? outcome(of: throughputClient.rx.response(Text(path: "/cookies"))).get())?.headers.values(for: "Set-Cookie").count ?? 0
 _ = outcome(of: throughputClient.shutdown(gracePeriod: 1).andThen(Single.just(())))
-print("   \(completed) decoded in \(ms(batchTime)) (\(String(format: "%.0f", Double(completed) / batchTime * 1000)) req/s)")
+print("   \(completed) decoded in \(ms(batchTime)) (\(String(format: "%.0f", Double(completed) / batchTime * 1000)) req/s); "
+      + "3 Set-Cookie lines arrive as \(cookieLines) (Foundation combines a repeated field)")
 print("   \(fastTransportStep(baseURL: server.baseURL, urlSessionTime: batchTime))")
 
 print("13. RxSwift's vocabulary: a BehaviorRelay setting, withLatestFrom, a Maybe cache in front of the network; zip of 8, range, bind(to:) a ReplayRelay")

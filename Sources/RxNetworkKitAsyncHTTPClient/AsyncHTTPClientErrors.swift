@@ -20,7 +20,7 @@ enum AsyncHTTPClientErrors {
     ///     the server (`.notSent`).
     ///   - response: The status and headers, if a response head had arrived (`.responded`).
     static func classify(
-        _ error: any Error, url: URL?, requestHeadSent: Bool, response: (statusCode: Int, headers: [String: String])?
+        _ error: any Error, url: URL?, requestHeadSent: Bool, response: (statusCode: Int, headers: RxHTTP.HTTPHeaders)?
     ) -> RxHTTP.HTTPClientError {
         if let error = error as? RxHTTP.HTTPClientError {
             return error

@@ -27,7 +27,7 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
     /// The response head of the current hop.
     private struct Head: Sendable {
         let statusCode: Int
-        let headers: [String: String]
+        let headers: RxHTTP.HTTPHeaders
         let url: URL?
         let framing: ResponseFraming
     }
@@ -163,7 +163,7 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
 
     func didReceiveHead(task: AsyncHTTPClient.HTTPClient.Task<Void>, _ head: NIOHTTP1.HTTPResponseHead) -> EventLoopFuture<Void> {
         let statusCode = Int(head.status.code)
-        let headers = RequestConversion.dictionary(head.headers)
+        let headers = RequestConversion.headers(head.headers)
         let (request, hops) = state.withLockedValue { ($0.request, $0.hops) }
         let url = request.url
         if (300..<400).contains(statusCode), let url {
@@ -211,7 +211,7 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
     }
 
     func didReceiveBodyPart(task: AsyncHTTPClient.HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        enum Step { case none, deliver, overflow(Int, [String: String]) }
+        enum Step { case none, deliver, overflow(Int, RxHTTP.HTTPHeaders) }
         let step = state.withLockedValue { state -> Step in
             guard !state.isFinished else { return .none }
             state.bodyCount += buffer.readableBytes
@@ -301,7 +301,7 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
         finish(nil, cancelling: currentTask)
     }
 
-    private func tooLarge(_ statusCode: Int, headers: [String: String], announced: Int64?) -> RxHTTP.HTTPClientError {
+    private func tooLarge(_ statusCode: Int, headers: RxHTTP.HTTPHeaders, announced: Int64?) -> RxHTTP.HTTPClientError {
         let what = announced.map { "announces \($0) bytes" } ?? "passed the limit"
         return RxHTTP.HTTPClientError(
             .responseTooLarge,

@@ -257,7 +257,7 @@ enum NIOUpgradeErrors {
     ///   - requestWritten: Whether the request was handed to the socket.
     ///   - response: The status and headers, once a head arrived.
     static func classify(
-        _ error: any Error, url: URL?, requestWritten: Bool, response: (statusCode: Int, headers: [String: String])?
+        _ error: any Error, url: URL?, requestWritten: Bool, response: (statusCode: Int, headers: RxHTTP.HTTPHeaders)?
     ) -> RxHTTP.HTTPClientError {
         if let error = error as? EventLoopError, case .shutdown = error {
             return RxHTTP.HTTPClientError(.shutdown, message: "the event loop group was shut down", url: url, underlying: error, phase: .notSent)

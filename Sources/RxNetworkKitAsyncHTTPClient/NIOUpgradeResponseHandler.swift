@@ -38,7 +38,7 @@ final class NIOUpgradeResponseHandler: ChannelInboundHandler, RemovableChannelHa
     /// The head of a non-101 answer being read (its body is in `body`).
     private struct Answer {
         let statusCode: Int
-        let headers: [String: String]
+        let headers: RxHTTP.HTTPHeaders
         let framing: ResponseFraming
     }
 
@@ -138,7 +138,7 @@ final class NIOUpgradeResponseHandler: ChannelInboundHandler, RemovableChannelHa
     }
 
     /// The status and headers received, if any.
-    private var response: (statusCode: Int, headers: [String: String])? {
+    private var response: (statusCode: Int, headers: RxHTTP.HTTPHeaders)? {
         switch state {
         case .answering(let answer): (answer.statusCode, answer.headers)
         case .switching(let head): (head.statusCode, head.headers)
@@ -148,7 +148,7 @@ final class NIOUpgradeResponseHandler: ChannelInboundHandler, RemovableChannelHa
 
     private func received(_ head: NIOHTTP1.HTTPResponseHead, context: ChannelHandlerContext) {
         let statusCode = Int(head.status.code)
-        let headers = RequestConversion.dictionary(head.headers)
+        let headers = RequestConversion.headers(head.headers)
         guard statusCode != 101 else {
             state = .switching(RxHTTP.HTTPResponseHead(statusCode: statusCode, headers: headers, url: url))
             return
@@ -199,7 +199,7 @@ final class NIOUpgradeResponseHandler: ChannelInboundHandler, RemovableChannelHa
         context.close(promise: nil)
     }
 
-    private func tooLarge(_ statusCode: Int, _ headers: [String: String]) -> RxHTTP.HTTPClientError {
+    private func tooLarge(_ statusCode: Int, _ headers: RxHTTP.HTTPHeaders) -> RxHTTP.HTTPClientError {
         RxHTTP.HTTPClientError(
             .responseTooLarge, message: "the response body passed the limit of \(maxBodySize) bytes",
             statusCode: statusCode, url: url, headers: headers, phase: .responded

@@ -8,7 +8,7 @@ import NIOHTTP1
 @_spi(TransportSupport) import RxHTTP
 
 /// The one conversion between Foundation's request and AsyncHTTPClient's, per hop, and of NIO's
-/// response headers into the client's dictionary.
+/// response headers into the client's `HTTPHeaders`.
 enum RequestConversion {
     /// AsyncHTTPClient's request for `request`.
     ///
@@ -26,7 +26,7 @@ enum RequestConversion {
         if !headersAreChecked {
             try HeaderValidation.validate(fields, url: url)
         }
-        var headers = HTTPHeaders()
+        var headers = NIOHTTP1.HTTPHeaders()
         headers.reserveCapacity(fields.count + 1)
         var hasAcceptEncoding = false
         for (name, value) in fields {
@@ -74,7 +74,7 @@ enum RequestConversion {
         }
         let fields = request.allHTTPHeaderFields ?? [:]
         try HeaderValidation.validate(fields, url: url)
-        var headers = HTTPHeaders()
+        var headers = NIOHTTP1.HTTPHeaders()
         headers.reserveCapacity(fields.count + 1)
         for (name, value) in fields {
             headers.add(name: name, value: value)
@@ -98,18 +98,10 @@ enum RequestConversion {
         }
     }
 
-    /// NIO's headers as the client's dictionary; repeated fields are joined with ", " as URLSession
-    /// joins them.
-    static func dictionary(_ headers: HTTPHeaders) -> [String: String] {
-        var result: [String: String] = [:]
-        result.reserveCapacity(headers.count)
-        for (name, value) in headers {
-            // One hash lookup per field; a second only for a repeated name.
-            if let existing = result.updateValue(value, forKey: name) {
-                result[name] = existing + ", " + value
-            }
-        }
-        return result
+    /// NIO's response headers as the client's: every line kept, in order (two `WWW-Authenticate`
+    /// challenges stay two, unlike URLSession's combined value).
+    static func headers(_ headers: NIOHTTP1.HTTPHeaders) -> RxHTTP.HTTPHeaders {
+        RxHTTP.HTTPHeaders(headers.lazy.map { ($0.name, $0.value) })
     }
 }
 #endif

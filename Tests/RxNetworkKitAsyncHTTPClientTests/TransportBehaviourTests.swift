@@ -56,6 +56,37 @@ final class TransportBehaviourTests: TransportTestCase {
         }
     }
 
+    func testRepeatedResponseFieldsAreKeptOnAsyncHTTPClientAndCombinedByURLSession() {
+        let fields: [(String, String)] = [
+            ("Content-Type", "text/plain"), ("Set-Cookie", "a=1; Path=/"), ("Link", "</p/2>; rel=next"),
+            ("WWW-Authenticate", #"Basic realm="api""#), ("Set-Cookie", "b=2; Path=/"), ("WWW-Authenticate", "Bearer"),
+            ("Link", "</p/9>; rel=last"),
+        ]
+        server.route(.get, "/multi", LoopbackHTTPResponse(status: 200, headers: LoopbackHTTPHeaders(fields), body: Data("ok".utf8)))
+        server.route(.get, "/challenge", LoopbackHTTPResponse(status: 401, headers: LoopbackHTTPHeaders(fields), body: Data("no".utf8)))
+        for kind in TransportKind.allCases {
+            let client = makeClient(kind)
+            let response = success(result(of: client.rx.response(RawText(path: "/multi"))), kind)
+            let error = failure(result(of: client.rx.request(RawText(path: "/challenge"))), kind)
+            // Either way the subscript reads a list field whole, and the single-valued one as sent.
+            XCTAssertEqual(response?.headers["WWW-Authenticate"], #"Basic realm="api", Bearer"#, "\(kind)")
+            XCTAssertEqual(response?.headers["link"], "</p/2>; rel=next, </p/9>; rel=last", "\(kind)")
+            XCTAssertEqual(response?.headers["Content-Type"], "text/plain", "\(kind)")
+            XCTAssertEqual(error?.headers?["www-authenticate"], #"Basic realm="api", Bearer"#, "\(kind)")
+            switch kind {
+            case .asyncHTTPClient:
+                // Every line as it came: the cookies and the challenges stay apart.
+                XCTAssertEqual(response?.headers.values(for: "Set-Cookie"), ["a=1; Path=/", "b=2; Path=/"])
+                XCTAssertEqual(response?.headers.values(for: "WWW-Authenticate"), [#"Basic realm="api""#, "Bearer"])
+                XCTAssertEqual(error?.headers?.values(for: "WWW-Authenticate"), [#"Basic realm="api""#, "Bearer"])
+                XCTAssertEqual(response?.headers["Set-Cookie"], "a=1; Path=/", "never combined")
+            case .urlSession:
+                // Foundation hands over one combined line per name; the lines cannot be told apart.
+                XCTAssertEqual(response?.headers.values(for: "Set-Cookie"), ["a=1; Path=/, b=2; Path=/"])
+            }
+        }
+    }
+
     func testPathsAndQueriesArriveExactlyAsEncoded() throws {
         server.route(.get, "/users/a b/ü", .text("ok"))
         let parameters: [String: Any?] = ["q": "a b&c=d", "name": "Zoë", "plus": "1+1", "slash": "x/y?z", "empty": "", "dropped": nil]

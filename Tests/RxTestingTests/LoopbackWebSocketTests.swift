@@ -32,10 +32,10 @@ private final class RawWebSocketClient {
         let head = String(decoding: received[..<headEnd], as: UTF8.self)
         let lines = head.split(separator: "\r\n")
         let status = lines.first.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
-        var headers: [String: String] = [:]
+        var headers = HTTPHeaders()
         for line in lines.dropFirst() {
             let parts = line.split(separator: ":", maxSplits: 1)
-            if parts.count == 2 { headers[String(parts[0])] = parts[1].trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2 { headers.add(name: String(parts[0]), value: parts[1].trimmingCharacters(in: .whitespaces)) }
         }
         do {
             subprotocol = try WebSocketHandshake.validate(status: status, headers: headers, key: key, protocols: protocols)

@@ -30,11 +30,20 @@ struct CacheControl: Equatable, Sendable {
 
     init() {}
 
-    /// The directives of the `Cache-Control` fields in `headers` (all of them, however cased).
+    /// The directives of the `Cache-Control` fields of a response (every line, however cased).
+    init(headers: HTTPHeaders) {
+        self.init(fields: headers.lazy.map { ($0.name, $0.value) })
+    }
+
+    /// The directives of the `Cache-Control` fields of a request's headers.
     init(headers: [String: String]) {
+        self.init(fields: headers.lazy.map { ($0.key, $0.value) })
+    }
+
+    private init(fields: some Sequence<(String, String)>) {
         var text = ""
         var pragma: String?
-        for (name, value) in headers {
+        for (name, value) in fields {
             if HeaderFields.equalsIgnoringASCIICase(name, "Cache-Control") {
                 text += text.isEmpty ? value : "," + value
             } else if HeaderFields.equalsIgnoringASCIICase(name, "Pragma") {

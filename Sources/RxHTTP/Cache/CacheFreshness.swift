@@ -83,7 +83,7 @@ struct CacheFreshness: Sendable {
         return staleness <= window
     }
 
-    static func date(_ name: String, in headers: [String: String]) -> Date? {
+    static func date(_ name: String, in headers: HTTPHeaders) -> Date? {
         guard let text = HeaderFields.value(name, in: headers), text.utf8.count <= 64 else { return nil }
         return HTTPDate.parse(Array(text.utf8))
     }

@@ -197,7 +197,7 @@ final class CacheInterceptor: ImmediateInterceptor, Sendable {
 
     /// A 304 answered the conditional request: the stored answer with the 304's headers, stored
     /// again and delivered (§4.3.4).
-    private func refresh(_ stored: CachedResponse, with headers: [String: String], pending: Pending, now: Date) -> HTTPResponse {
+    private func refresh(_ stored: CachedResponse, with headers: HTTPHeaders, pending: Pending, now: Date) -> HTTPResponse {
         let updated = stored.updated(with: headers, requestTime: pending.sentAt, responseTime: now)
         if pending.mayStore, !updated.parsed.control.noStore {
             cache.store(updated, for: pending.key)

@@ -17,7 +17,7 @@ struct CachedResponse: Sendable, Equatable {
         let etag: String?
         let lastModifiedText: String?
 
-        init(_ headers: [String: String]) {
+        init(_ headers: HTTPHeaders) {
             control = CacheControl(headers: headers)
             date = CacheFreshness.date("Date", in: headers)
             expires = HeaderFields.value("Expires", in: headers).map { HTTPDate.parse(Array($0.utf8.prefix(64))) ?? .distantPast }
@@ -31,7 +31,7 @@ struct CachedResponse: Sendable, Equatable {
 
     var statusCode: Int
     /// Setting them parses them again.
-    var headers: [String: String] {
+    var headers: HTTPHeaders {
         didSet { parsed = Parsed(headers) }
     }
     var body: Data
@@ -45,7 +45,7 @@ struct CachedResponse: Sendable, Equatable {
     var varyValues: [String: String]
     private(set) var parsed: Parsed
 
-    init(statusCode: Int, headers: [String: String], body: Data, url: URL?, requestTime: Date, responseTime: Date, varyValues: [String: String]) {
+    init(statusCode: Int, headers: HTTPHeaders, body: Data, url: URL?, requestTime: Date, responseTime: Date, varyValues: [String: String]) {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
@@ -57,7 +57,7 @@ struct CachedResponse: Sendable, Equatable {
     }
 
     /// The names `Vary` lists, lower-cased; `["*"]` for `Vary: *`.
-    static func varyNames(_ headers: [String: String]) -> [String] {
+    static func varyNames(_ headers: HTTPHeaders) -> [String] {
         var names: [String] = []
         for (name, value) in headers where HeaderFields.equalsIgnoringASCIICase(name, "Vary") {
             for item in value.split(separator: ",").prefix(32) {
@@ -96,20 +96,21 @@ struct CachedResponse: Sendable, Equatable {
 
     /// Bytes it takes, roughly: the body and the headers.
     var size: Int {
-        body.count + headers.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 4 } + 256
+        body.count + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 } + 256
     }
 
-    /// This response updated by a 304's headers (§4.3.4): every header of the 304 replaces the
-    /// stored one of the same name, except those that describe the body, which stays.
-    func updated(with notModified: [String: String], requestTime: Date, responseTime: Date) -> CachedResponse {
+    /// This response updated by a 304's headers (§4.3.4): the lines of each field the 304 carries
+    /// replace the stored lines of that field (all of them, a repeated field's too), except those
+    /// that describe the body, which stays.
+    func updated(with notModified: HTTPHeaders, requestTime: Date, responseTime: Date) -> CachedResponse {
         var updated = self
         let kept: Set<String> = ["content-length", "content-encoding", "transfer-encoding", "content-range", "content-type"]
         var headers = headers
-        for (name, value) in notModified where !kept.contains(name.lowercased()) {
-            if let existing = headers.keys.first(where: { HeaderFields.equalsIgnoringASCIICase($0, name) }) {
-                headers.removeValue(forKey: existing)
+        for name in notModified.names where !kept.contains(name.lowercased()) {
+            headers.remove(name)
+            for value in notModified.values(for: name) {
+                headers.add(name: name, value: value)
             }
-            headers[name] = value
         }
         updated.headers = headers
         updated.requestTime = requestTime

@@ -11,12 +11,14 @@ import Darwin
 /// evicted first. An index of the files (size, last use) is kept in memory and rebuilt from the
 /// directory at start (last use from the file's modification time).
 ///
-/// A file is `RXNKC001`, the metadata's length (4 bytes, big-endian), the metadata (JSON: the key and
+/// A file is `RXNKC002`, the metadata's length (4 bytes, big-endian), the metadata (JSON: the key and
 /// each variant's status, headers, URL, times, `Vary` values and body length), the bodies, and an
 /// FNV-1a 64-bit checksum of all that (8 bytes). Anything else — a torn write, a flipped bit, a
 /// stranger's file — is deleted when met and reads as a miss.
 final class DiskCacheStore: Sendable {
-    static let magic = Array("RXNKC001".utf8)
+    /// Version 2 keeps each header line (a repeated field's too); a version-1 file is foreign,
+    /// a miss, and deleted when met.
+    static let magic = Array("RXNKC002".utf8)
     static let maxMetadataBytes = 1 << 20
     static let fileSuffix = ".rxc"
     static let temporaryPrefix = ".tmp-"
@@ -113,12 +115,13 @@ final class DiskCacheStore: Sendable {
         var offset = metadataStart + metadataLength
         var variants: [CachedResponse] = []
         for variant in metadata.variants {
+            guard variant.headers.allSatisfy({ $0.count == 2 }) else { return nil }
             guard variant.bodyLength >= 0, variant.bodyLength <= checksumStart - offset, (100...599).contains(variant.statusCode),
                   variant.requestTime.isFinite, variant.responseTime.isFinite else { return nil }
             let body = Data(bytes[offset..<(offset + variant.bodyLength)])
             offset += variant.bodyLength
             variants.append(CachedResponse(
-                statusCode: variant.statusCode, headers: variant.headers, body: body, url: variant.url.flatMap(URL.init(string:)),
+                statusCode: variant.statusCode, headers: HTTPHeaders(variant.headers.map { ($0[0], $0[1]) }), body: body, url: variant.url.flatMap(URL.init(string:)),
                 requestTime: Date(timeIntervalSince1970: variant.requestTime),
                 responseTime: Date(timeIntervalSince1970: variant.responseTime), varyValues: variant.varyValues
             ))
@@ -152,7 +155,7 @@ final class DiskCacheStore: Sendable {
     static func encode(key: String, variants: [CachedResponse]) -> Data? {
         let metadata = Metadata(key: key, variants: variants.map {
             Metadata.Variant(
-                statusCode: $0.statusCode, headers: $0.headers, url: $0.url?.absoluteString,
+                statusCode: $0.statusCode, headers: $0.headers.map { [$0.name, $0.value] }, url: $0.url?.absoluteString,
                 requestTime: $0.requestTime.timeIntervalSince1970, responseTime: $0.responseTime.timeIntervalSince1970,
                 varyValues: $0.varyValues, bodyLength: $0.body.count
             )
@@ -243,7 +246,8 @@ final class DiskCacheStore: Sendable {
     private struct Metadata: Codable {
         struct Variant: Codable {
             var statusCode: Int
-            var headers: [String: String]
+            /// The header lines in order, each `[name, value]`.
+            var headers: [[String]]
             var url: String?
             var requestTime: Double
             var responseTime: Double

@@ -13,8 +13,9 @@ public struct DecodedResponse<Value> {
     public let value: Value
     /// The status code.
     public let statusCode: Int
-    /// The response headers (look them up with `value(forHTTPHeaderField:)`).
-    public let headers: [String: String]
+    /// The response headers: in order, repeated fields kept (`values(for:)`); the subscript
+    /// ignores case.
+    public let headers: HTTPHeaders
     /// The URL that answered (after redirects).
     public let url: URL?
     /// Seconds from the call's start to this answer, retries and waits included.
@@ -26,7 +27,7 @@ public struct DecodedResponse<Value> {
 
     /// Creates a decoded response.
     public init(
-        value: Value, statusCode: Int, headers: [String: String], url: URL?, duration: TimeInterval, attempts: Int,
+        value: Value, statusCode: Int, headers: HTTPHeaders, url: URL?, duration: TimeInterval, attempts: Int,
         cacheStatus: CacheStatus = .network
     ) {
         self.value = value
@@ -38,9 +39,19 @@ public struct DecodedResponse<Value> {
         self.cacheStatus = cacheStatus
     }
 
+    /// Creates a decoded response whose headers are a dictionary (one line per name).
+    public init(
+        value: Value, statusCode: Int, headers: [String: String], url: URL?, duration: TimeInterval, attempts: Int,
+        cacheStatus: CacheStatus = .network
+    ) {
+        self.init(
+            value: value, statusCode: statusCode, headers: HTTPHeaders(headers), url: url, duration: duration,
+            attempts: attempts, cacheStatus: cacheStatus)
+    }
+
     /// The value of the header `name`, compared case-insensitively.
     public func value(forHTTPHeaderField name: String) -> String? {
-        HeaderFields.value(name, in: headers)
+        headers[name]
     }
 }
 

@@ -113,7 +113,7 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
     /// error (its `description` redacts it), not this property.
     public internal(set) var url: URL?
     /// The response's headers, when a response arrived (held in memory only; never logged).
-    public internal(set) var headers: [String: String]?
+    public internal(set) var headers: HTTPHeaders?
     /// How far the request got; see `Phase`.
     public internal(set) var phase: Phase
     /// The close code of the WebSocket this error ended: the server's (`.webSocketClosed`), or the
@@ -149,7 +149,7 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         body: Data? = nil,
         url: URL? = nil,
         underlying: Error? = nil,
-        headers: [String: String]? = nil,
+        headers: HTTPHeaders? = nil,
         phase: Phase? = nil
     ) {
         self.code = code
@@ -162,6 +162,23 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         self.phase = phase ?? Self.derivedPhase(code: code, statusCode: statusCode)
         self.attempts = 0
         self.decidedByRetryPolicy = false
+    }
+
+    /// Creates an error whose response headers are a dictionary (one line per name); see
+    /// `init(_:message:statusCode:body:url:underlying:headers:phase:)`.
+    public init(
+        _ code: Code,
+        message: String? = nil,
+        statusCode: Int? = nil,
+        body: Data? = nil,
+        url: URL? = nil,
+        underlying: Error? = nil,
+        headers: [String: String]?,
+        phase: Phase? = nil
+    ) {
+        self.init(
+            code, message: message, statusCode: statusCode, body: body, url: url, underlying: underlying,
+            headers: headers.map(HTTPHeaders.init), phase: phase)
     }
 
     private static func derivedPhase(code: Code, statusCode: Int?) -> Phase {

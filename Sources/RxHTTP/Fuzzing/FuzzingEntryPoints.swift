@@ -52,20 +52,24 @@ public enum FuzzingEntryPoints {
     public static func parseCacheHeaders(_ data: Data) {
         let text = String(decoding: data, as: UTF8.self)
         let fields = text.split(separator: "\u{0}", omittingEmptySubsequences: false).map(String.init)
-        var headers: [String: String] = [:]
+        var requestHeaders: [String: String] = [:]
+        var headers = HTTPHeaders()
         let names = ["Cache-Control", "Expires", "Date", "Last-Modified", "Age", "Vary", "ETag", "Pragma",
                      "RateLimit", "RateLimit-Remaining", "RateLimit-Reset", "X-RateLimit-Remaining", "X-RateLimit-Reset"]
-        for (index, field) in fields.prefix(names.count).enumerated() {
-            headers[names[index]] = field
+        // Past the last name the names start over: a response's repeated fields.
+        for (index, field) in fields.prefix(names.count * 2).enumerated() {
+            requestHeaders[names[index % names.count]] = field
+            headers.add(name: names[index % names.count], value: field)
         }
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         _ = CacheControl(text)
-        _ = RequestCacheHeaders(headers)
+        _ = RequestCacheHeaders(requestHeaders)
         let stored = CachedResponse(statusCode: 200, headers: headers, body: data, url: nil, requestTime: now, responseTime: now, varyValues: [:])
         let freshness = CacheFreshness(stored, now: now.addingTimeInterval(30))
         _ = freshness.isUsable(for: CacheControl(text))
         _ = freshness.allowsStaleIfError(request: CacheControl(text))
-        _ = stored.matches(headers)
+        _ = stored.matches(requestHeaders)
+        _ = stored.updated(with: headers, requestTime: now, responseTime: now)
         _ = RateLimitHeaders.status(in: headers, now: now)
         _ = RateLimitHeaders.parseRateLimitField(text)
         _ = DiskCacheStore.decode(data)
@@ -91,15 +95,22 @@ public enum FuzzingEntryPoints {
     public static func validateHeaders(_ data: Data) {
         let parts = String(decoding: data, as: UTF8.self).split(separator: "\u{0}", omittingEmptySubsequences: false).map(String.init)
         var headers: [String: String] = [:]
+        var lines = HTTPHeaders()
         var index = 0
         while index + 1 < parts.count {
             _ = HeaderValidation.isValidToken(parts[index])
             _ = HeaderValidation.isValidValue(parts[index + 1])
             headers[parts[index]] = parts[index + 1]
+            lines.add(name: parts[index], value: parts[index + 1])
             index += 2
         }
         try? HeaderValidation.validate(headers, url: nil)
-        _ = try? ResponseFraming.validate(headers: headers, statusCode: 200, method: "GET", url: nil)
+        _ = try? ResponseFraming.validate(headers: lines, statusCode: 200, method: "GET", url: nil)
+        for name in lines.names {
+            _ = lines[name]
+            _ = lines.values(for: name)
+        }
+        _ = lines.description
         let redaction = Redaction.standard
         _ = redaction.headers(headers)
         for part in parts {

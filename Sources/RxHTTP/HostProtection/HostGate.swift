@@ -432,7 +432,7 @@ final class HostGate: @unchecked Sendable {
     ///
     /// - Parameter now: The time on the scheduler the cooldown is kept in; an epoch reset is read
     ///   against the wall clock.
-    func noteRateLimitHeaders(_ headers: [String: String], cap: TimeInterval, now: Date) {
+    func noteRateLimitHeaders(_ headers: HTTPHeaders, cap: TimeInterval, now: Date) {
         guard protection.readsRateLimitHeaders,
               let status = RateLimitHeaders.status(in: headers, now: Date()), status.remaining == 0,
               let reset = status.resetAfter else { return }

@@ -19,10 +19,10 @@ enum RateLimitHeaders {
     }
 
     /// The status the headers state, if any; `now` (wall clock) turns an epoch reset into a delta.
-    static func status(in headers: [String: String], now: Date) -> Status? {
+    static func status(in headers: HTTPHeaders, now: Date) -> Status? {
         // This runs on every answer, and most say nothing of a rate limit: one pass over the names.
         var rateLimit, remaining, reset, legacyRemaining, legacyResetAfter, legacyReset: String?
-        fieldNames.forEachValue(in: headers) { index, value in
+        fieldNames.forEachValue(in: headers, combining: false) { index, value in
             switch index {
             case 0: rateLimit = value
             case 1: remaining = value

@@ -248,6 +248,10 @@ public final class NetworkLoggerPlugin: HTTPPlugin {
     private func headerText(_ headers: [String: String]) -> String {
         redaction.headers(headers).map { "\($0.0): \($0.1)" }.joined(separator: ", ")
     }
+
+    private func headerText(_ headers: HTTPHeaders) -> String {
+        redaction.headers(headers).map { "\($0.0): \($0.1)" }.joined(separator: ", ")
+    }
 }
 
 /// One attempt of one call.

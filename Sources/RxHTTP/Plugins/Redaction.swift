@@ -202,10 +202,17 @@ struct Redaction: Sendable {
 
     /// The headers sorted by name: sensitive values replaced, URLs in values redacted.
     func headers(_ headers: [String: String]) -> [(String, String)] {
-        headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
-            if isSecret(value, under: name) { return (name, Self.placeholder) }
-            return (name, value.contains("?") || value.contains("#") ? urlString(value) : value)
-        }
+        headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map(field)
+    }
+
+    /// A message's header lines as loggable pairs, in their order, redacted as above.
+    func headers(_ headers: HTTPHeaders) -> [(String, String)] {
+        headers.map { field($0.name, $0.value) }
+    }
+
+    private func field(_ name: String, _ value: String) -> (String, String) {
+        if isSecret(value, under: name) { return (name, Self.placeholder) }
+        return (name, value.contains("?") || value.contains("#") ? urlString(value) : value)
     }
 
     /// A body as loggable text: form and JSON bodies with sensitive fields redacted, at most

@@ -1,7 +1,6 @@
 /// Up to eight header names that code reads from every response, found in one pass over the
-/// response's names (a lookup per name scanned every header once per name). Each is found as
-/// `HeaderFields.value(_:in:)` finds it: ASCII case folded, the exact spelling first. Made once, as
-/// a static constant: the lengths are compared before any byte.
+/// response's names (a lookup per name scanned every header once per name), ASCII case folded.
+/// Made once, as a static constant: the lengths are compared before any byte.
 struct HeaderFieldNames: Sendable {
     private let names: [String]
     private let lengths: [Int]
@@ -12,24 +11,24 @@ struct HeaderFieldNames: Sendable {
         self.lengths = self.names.map(\.utf8.count)
     }
 
-    /// Calls `found` with the index of a name and its value in `headers`: once per name present,
-    /// or again when the exact spelling comes after another one (the last call for an index wins).
-    func forEachValue(in headers: [String: String], _ found: (_ index: Int, _ value: String) -> Void) {
-        var seen: UInt8 = 0
-        var exact: UInt8 = 0
+    /// Calls `found` once with the index of each name present in a message's `headers` and its
+    /// value: with `combining`, all its lines joined with ", " whatever the field (a framing check
+    /// must see two `Content-Length` lines as the conflict they are, as it saw Foundation's combined
+    /// value); without, its first line (a number that a second line would make unreadable).
+    func forEachValue(in headers: HTTPHeaders, combining: Bool, _ found: (_ index: Int, _ value: String) -> Void) {
+        var values = [String?](repeating: nil, count: names.count)
         for (key, value) in headers {
             let length = key.utf8.count
-            for index in lengths.indices where lengths[index] == length && exact & (1 << index) == 0 {
-                let name = names[index]
-                guard HeaderFields.equalsIgnoringASCIICase(key, name) else { continue }
-                if key == name {
-                    exact |= 1 << index
-                } else if seen & (1 << index) != 0 {
-                    continue
+            for index in lengths.indices where lengths[index] == length && HeaderFields.equalsIgnoringASCIICase(key, names[index]) {
+                if let existing = values[index] {
+                    if combining { values[index] = existing + ", " + value }
+                } else {
+                    values[index] = value
                 }
-                seen |= 1 << index
-                found(index, value)
             }
+        }
+        for (index, value) in values.enumerated() {
+            if let value { found(index, value) }
         }
     }
 }

@@ -6,21 +6,36 @@ import Foundation
 public struct HTTPResponseHead: Sendable, Equatable {
     /// The status code.
     public let statusCode: Int
-    /// The headers (look them up with `value(forHTTPHeaderField:)`).
-    public let headers: [String: String]
+    /// The headers: in order, repeated fields kept; the subscript ignores case.
+    public let headers: HTTPHeaders
     /// The URL that answered (after redirects).
     public let url: URL?
 
     /// Creates a head.
-    public init(statusCode: Int, headers: [String: String] = [:], url: URL? = nil) {
+    ///
+    /// - Parameters:
+    ///   - statusCode: The status code.
+    ///   - headers: The headers.
+    ///   - url: The URL that answered.
+    public init(statusCode: Int, headers: HTTPHeaders = [:], url: URL? = nil) {
         self.statusCode = statusCode
         self.headers = headers
         self.url = url
     }
 
-    /// The value of the header `name`, compared case-insensitively.
+    /// Creates a head whose headers are a dictionary (one line per name, sorted by name).
+    ///
+    /// - Parameters:
+    ///   - statusCode: The status code.
+    ///   - headers: The headers.
+    ///   - url: The URL that answered.
+    public init(statusCode: Int, headers: [String: String], url: URL? = nil) {
+        self.init(statusCode: statusCode, headers: HTTPHeaders(headers), url: url)
+    }
+
+    /// The value of the header `name`, compared case-insensitively (see `HTTPHeaders`' subscript).
     public func value(forHTTPHeaderField name: String) -> String? {
-        HeaderFields.value(name, in: headers)
+        headers[name]
     }
 }
 

@@ -20,9 +20,9 @@ public struct ResponseFraming: Sendable, Equatable {
     public let hasNoBody: Bool
 
     /// Validates the framing headers of a response.
-    public static func validate(headers: [String: String], statusCode: Int, method: String?, url: URL?) throws(HTTPClientError) -> ResponseFraming {
+    public static func validate(headers: HTTPHeaders, statusCode: Int, method: String?, url: URL?) throws(HTTPClientError) -> ResponseFraming {
         var lengthField, encodingField, transferEncoding: String?
-        framingFieldNames.forEachValue(in: headers) { index, value in
+        framingFieldNames.forEachValue(in: headers, combining: true) { index, value in
             switch index {
             case 0: lengthField = value
             case 1: encodingField = value
@@ -63,7 +63,7 @@ public struct ResponseFraming: Sendable, Equatable {
     /// Checks a complete body against the announced length: a shorter body means the connection
     /// closed mid-response, a `.transport` failure (phase `.responded`) as when the transport itself
     /// notices it.
-    public func validate(bodyCount: Int, statusCode: Int, headers: [String: String], url: URL?) throws(HTTPClientError) {
+    public func validate(bodyCount: Int, statusCode: Int, headers: HTTPHeaders, url: URL?) throws(HTTPClientError) {
         guard let contentLength, !isContentEncoded, !hasNoBody, Int64(bodyCount) != contentLength else { return }
         throw HTTPClientError(
             .transport,
@@ -92,7 +92,7 @@ public struct ResponseFraming: Sendable, Equatable {
         return digits > 0 ? value : nil
     }
 
-    private static func invalid(_ message: String, _ statusCode: Int, _ headers: [String: String], _ url: URL?) -> HTTPClientError {
+    private static func invalid(_ message: String, _ statusCode: Int, _ headers: HTTPHeaders, _ url: URL?) -> HTTPClientError {
         HTTPClientError(.invalidResponse, message: message, statusCode: statusCode, url: url, headers: headers, phase: .responded)
     }
 }

@@ -143,7 +143,7 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
             if live { receive(.success(.body(data))) }
             return
         }
-        let overflow = state.withLock { state -> (Int, [String: String])? in
+        let overflow = state.withLock { state -> (Int, HTTPHeaders)? in
             guard !state.isFinished else { return nil }
             guard state.body.count + data.count <= options.maxResponseBodySize else {
                 return (state.head?.statusCode ?? 0, state.head?.headers ?? [:])
@@ -160,7 +160,7 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
         }
     }
 
-    private func tooLarge(_ statusCode: Int, headers: [String: String], announced: Int64?) -> HTTPClientError {
+    private func tooLarge(_ statusCode: Int, headers: HTTPHeaders, announced: Int64?) -> HTTPClientError {
         let what = announced.map { "announces \($0) bytes" } ?? "passed the limit"
         return HTTPClientError(
             .responseTooLarge,

@@ -58,11 +58,11 @@ package enum WebSocketHandshake {
     ///   - protocols: The subprotocols offered.
     /// - Throws: `Failure` naming the first rule the answer breaks.
     package static func validate(
-        status: Int, headers: [String: String], key: String, protocols: [String]
+        status: Int, headers: HTTPHeaders, key: String, protocols: [String]
     ) throws(Failure) -> String? {
         guard status == 101 else { throw .notSwitchingProtocols(status: status) }
         func value(_ name: String) -> String? {
-            headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+            headers[name]
         }
         let connectionTokens = (value("Connection") ?? "").split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()

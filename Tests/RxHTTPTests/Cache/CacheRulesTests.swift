@@ -8,7 +8,7 @@ import XCTest
 final class CacheRulesTests: XCTestCase {
     private let t0 = Date(timeIntervalSince1970: 1_700_000_000)
 
-    private func stored(_ headers: [String: String], status: Int = 200, requestTime: Date? = nil, responseTime: Date? = nil) -> CachedResponse {
+    private func stored(_ headers: HTTPHeaders, status: Int = 200, requestTime: Date? = nil, responseTime: Date? = nil) -> CachedResponse {
         CachedResponse(statusCode: status, headers: headers, body: Data("x".utf8), url: nil,
                        requestTime: requestTime ?? t0, responseTime: responseTime ?? t0, varyValues: [:])
     }

@@ -19,7 +19,8 @@ final class DiskCacheTests: LoopbackClientTestCase {
     }
 
     private func entry(_ body: String, at time: TimeInterval = 1_700_000_000) -> CachedResponse {
-        CachedResponse(statusCode: 200, headers: ["Cache-Control": "max-age=60", "ETag": "\"\(body.count)\""], body: Data(body.utf8),
+        CachedResponse(statusCode: 200, headers: ["Cache-Control": "max-age=60", "Link": "<a>", "ETag": "\"\(body.count)\"", "link": "<b>"],
+                       body: Data(body.utf8),
                        url: URL(string: "https://api.test/x"), requestTime: Date(timeIntervalSince1970: time),
                        responseTime: Date(timeIntervalSince1970: time + 0.5), varyValues: ["accept": "application/json"])
     }
@@ -50,6 +51,7 @@ final class DiskCacheTests: LoopbackClientTestCase {
         store.write(variants, for: "https://api.test/x")
         store.flush()
         XCTAssertEqual(store.variants(for: "https://api.test/x"), variants)
+        XCTAssertEqual(store.variants(for: "https://api.test/x")?.first?.headers.values(for: "Link"), ["<a>", "<b>"], "every line, in order")
         XCTAssertNil(store.variants(for: "https://api.test/y"))
         let mode = try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? NSNumber
         XCTAssertEqual(mode?.intValue, 0o700)

@@ -129,7 +129,7 @@ final class RateLimitTests: VirtualTimeClientTestCase {
 
     func testEveryFormOfTheHeadersIsRead() {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
-        func status(_ headers: [String: String]) -> RateLimitHeaders.Status? {
+        func status(_ headers: HTTPHeaders) -> RateLimitHeaders.Status? {
             RateLimitHeaders.status(in: headers, now: now)
         }
         XCTAssertEqual(status(["RateLimit": #""default";r=0;t=30"#]), .init(remaining: 0, resetAfter: 30))
@@ -145,14 +145,14 @@ final class RateLimitTests: VirtualTimeClientTestCase {
 
     func testNamesAreReadInAnyCaseAmongOtherHeaders() {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
-        let headers = [
+        let headers: HTTPHeaders = [
             "Content-Type": "application/json", "x-ratelimit-remaining": "0", "X-RATELIMIT-RESET-AFTER": "4",
             "Content-Length": "2", "Date": "Tue, 14 Nov 2023 22:13:20 GMT", "Cache-Control": "no-store",
         ]
         XCTAssertEqual(RateLimitHeaders.status(in: headers, now: now), .init(remaining: 0, resetAfter: 4))
         XCTAssertEqual(
             RateLimitHeaders.status(in: ["ratelimit-remaining": "9", "RateLimit-Remaining": "0", "ratelimit-reset": "3"], now: now),
-            .init(remaining: 0, resetAfter: 3), "the exact spelling wins over another one"
+            .init(remaining: 9, resetAfter: 3), "a repeated field, in any spelling: its first line counts"
         )
         XCTAssertNil(RateLimitHeaders.status(in: ["Content-Type": "text/plain", "X-RateLimit-Limit": "100", "RateLimit-Policy": "10;w=1"], now: now))
     }

@@ -48,18 +48,20 @@ final class HeaderValidationTests: XCTestCase {
     }
 
     func testSeveralFieldsAreFoundInOnePassAsEachLookupFindsThem() {
-        let headers = [
+        let headers: HTTPHeaders = [
             "content-length": "12", "Content-Type": "a", "CONTENT-TYPE": "b", "X-\u{130}d": "c", "Transfer-Encoding": "chunked",
         ]
         let names = ["Content-Length", "Content-Type", "x-id", "Transfer-Encoding", "Content-Encoding"]
-        func values(_ fieldNames: HeaderFieldNames, _ headers: [String: String], count: Int) -> [String?] {
+        func values(_ fieldNames: HeaderFieldNames, _ headers: HTTPHeaders, count: Int, combining: Bool = false) -> [String?] {
             var found = [String?](repeating: nil, count: count)
-            fieldNames.forEachValue(in: headers) { index, value in found[index] = value }
+            fieldNames.forEachValue(in: headers, combining: combining) { index, value in found[index] = value }
             return found
         }
-        let found = values(HeaderFieldNames("Content-Length", "Content-Type", "x-id", "Transfer-Encoding", "Content-Encoding"), headers, count: 5)
-        XCTAssertEqual(found, names.map { HeaderFields.value($0, in: headers) })
-        XCTAssertEqual(found, ["12", "a", nil, "chunked", nil], "the exact spelling wins; no Unicode folding")
+        let fieldNames = HeaderFieldNames("Content-Length", "Content-Type", "x-id", "Transfer-Encoding", "Content-Encoding")
+        let found = values(fieldNames, headers, count: 5)
+        XCTAssertEqual(found, names.map { headers[$0] }, "as the subscript finds them (Content-Type: its first line)")
+        XCTAssertEqual(found, ["12", "a", nil, "chunked", nil], "no Unicode folding")
+        XCTAssertEqual(values(fieldNames, headers, count: 5, combining: true), ["12", "a, b", nil, "chunked", nil], "every line, for framing")
         XCTAssertEqual(values(HeaderFieldNames("A"), [:], count: 1), [nil])
         let nine = values(HeaderFieldNames("A", "B", "C", "D", "E", "F", "G", "H", "I"), ["I": "1", "H": "2"], count: 9)
         XCTAssertEqual(nine[7], "2")

@@ -147,7 +147,7 @@ extension ResponseFraming {
     /// The framing check as a `Result`, so tests can use `XCTAssertThrowsError`.
     static func check(headers: [String: String], statusCode: Int, method: String?) -> Result<ResponseFraming, HTTPClientError> {
         do throws(HTTPClientError) {
-            return .success(try validate(headers: headers, statusCode: statusCode, method: method, url: nil))
+            return .success(try validate(headers: HTTPHeaders(headers), statusCode: statusCode, method: method, url: nil))
         } catch {
             return .failure(error)
         }

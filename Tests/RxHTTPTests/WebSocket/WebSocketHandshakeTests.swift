@@ -37,12 +37,12 @@ final class WebSocketHandshakeTests: XCTestCase {
     func testSection4_1TheClientChecksTheAnswer() throws {
         let key = "dGhlIHNhbXBsZSBub25jZQ=="
         let good = ["upgrade": "WebSocket", "connection": "keep-alive, Upgrade", "sec-websocket-accept": "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="]
-        XCTAssertNil(try WebSocketHandshake.validate(status: 101, headers: good, key: key, protocols: []))
-        XCTAssertEqual(try WebSocketHandshake.validate(status: 101, headers: good.merging(["Sec-WebSocket-Protocol": "chat"]) { $1 },
+        XCTAssertNil(try WebSocketHandshake.validate(status: 101, headers: HTTPHeaders(good), key: key, protocols: []))
+        XCTAssertEqual(try WebSocketHandshake.validate(status: 101, headers: HTTPHeaders(good.merging(["Sec-WebSocket-Protocol": "chat"]) { $1 }),
                                                        key: key, protocols: ["chat"]), "chat")
         func failure(_ status: Int, _ headers: [String: String], protocols: [String] = []) -> WebSocketHandshake.Failure? {
             do {
-                _ = try WebSocketHandshake.validate(status: status, headers: headers, key: key, protocols: protocols)
+                _ = try WebSocketHandshake.validate(status: status, headers: HTTPHeaders(headers), key: key, protocols: protocols)
                 return nil
             } catch {
                 return error

@@ -105,12 +105,12 @@ struct CachedResponse: Sendable, Equatable {
     func updated(with notModified: HTTPHeaders, requestTime: Date, responseTime: Date) -> CachedResponse {
         var updated = self
         let kept: Set<String> = ["content-length", "content-encoding", "transfer-encoding", "content-range", "content-type"]
-        var headers = headers
-        for name in notModified.names where !kept.contains(name.lowercased()) {
-            headers.remove(name)
-            for value in notModified.values(for: name) {
-                headers.add(name: name, value: value)
-            }
+        // In one pass over each (a hostile 304 may carry thousands of lines): the stored lines of
+        // every field the 304 replaces go, and the 304's lines of those fields come after the rest.
+        let replaced = Set(notModified.lazy.map { $0.name.lowercased() }).subtracting(kept)
+        var headers = HTTPHeaders(headers.lazy.filter { !replaced.contains($0.name.lowercased()) }.map { ($0.name, $0.value) })
+        for (name, value) in notModified where replaced.contains(name.lowercased()) {
+            headers.add(name: name, value: value)
         }
         updated.headers = headers
         updated.requestTime = requestTime

@@ -65,11 +65,9 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// The names in order, each as first written, without repeats (compared without case).
     public var names: [String] {
-        var names: [String] = []
-        for field in fields where !names.contains(where: { Self.equal($0, field.name) }) {
-            names.append(field.name)
-        }
-        return names
+        // A set, not a scan of the names so far: a hostile answer may carry thousands of lines.
+        var seen = Set<String>()
+        return fields.compactMap { seen.insert($0.name.lowercased()).inserted ? $0.name : nil }
     }
 
     /// Whether a field named `name` (in any case) is present.
@@ -217,16 +215,4 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         // HTTP/1.1 allows one `Cookie` line; HTTP/2's several would be combined with "; ", not ", ".
         "Cookie",
     ]
-}
-
-extension HTTPHeaders {
-    /// The fields as a dictionary, for code that needs one: a repeated field's lines combined as
-    /// the subscript combines them.
-    var dictionary: [String: String] {
-        var dictionary: [String: String] = [:]
-        for name in names {
-            dictionary[name] = self[name]
-        }
-        return dictionary
-    }
 }

@@ -202,4 +202,18 @@ final class CacheRulesTests: XCTestCase {
         XCTAssertEqual(updated.body, entry.body)
         XCTAssertEqual(updated.responseTime, t0.addingTimeInterval(6))
     }
+
+    func test_RFC9111_4_3_4_A304ReplacesEveryLineOfARepeatedField() {
+        let entry = stored(["ETag": #""v1""#, "Link": "<a>", "Cache-Control": "max-age=0", "link": "<b>", "Warning": "110 - stale"])
+        let updated = entry.updated(with: ["LINK": "<c>", "Link": "<d>", "Content-Type": "text/html"],
+                                    requestTime: t0, responseTime: t0)
+        XCTAssertEqual(updated.headers.values(for: "Link"), ["<c>", "<d>"], "the 304's lines replace all the stored ones")
+        XCTAssertEqual(updated.headers.values(for: "Warning"), ["110 - stale"], "a field the 304 does not carry stays")
+        XCTAssertNil(updated.headers["Content-Type"], "a body field of the 304 is not taken")
+        var many = HTTPHeaders()
+        for index in 0..<20_000 { many.add(name: "X-\(index % 5_000)", value: "\(index)") }
+        let flooded = entry.updated(with: many, requestTime: t0, responseTime: t0)
+        XCTAssertEqual(flooded.headers.count, entry.headers.count + 20_000, "thousands of lines: taken in one pass")
+        XCTAssertEqual(flooded.headers.names.count, 4 + 5_000, "ETag, Link, Cache-Control, Warning and the 5,000")
+    }
 }

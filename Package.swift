@@ -9,7 +9,6 @@ import PackageDescription
 //   .package(url: "…/RxNetworkKit.git", from: "…", traits: ["AsyncHTTPClient", "Logging"])
 //
 // Benchmarks and the fuzzers are sibling packages (Benchmarks/, Fuzz/).
-let strictSettings: [SwiftSetting] = []
 
 /// A product of `package`, used only when `trait` (or one of `traits`) is enabled.
 func dependency(_ product: String, _ package: String, trait: String, or traits: String...) -> Target.Dependency {
@@ -83,19 +82,17 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
-        .target(name: "RxCore", swiftSettings: strictSettings),
-        .target(name: "RxReachability", dependencies: ["RxCore"], swiftSettings: strictSettings),
-        .target(name: "RxHTTP", dependencies: ["RxCore", "RxReachability"] + integrationDependencies, swiftSettings: strictSettings),
+        .target(name: "RxCore"),
+        .target(name: "RxReachability", dependencies: ["RxCore"]),
+        .target(name: "RxHTTP", dependencies: ["RxCore", "RxReachability"] + integrationDependencies),
         .target(
             name: "RxNetworkKit",
-            dependencies: ["RxCore", "RxReachability", "RxHTTP"],
-            swiftSettings: strictSettings
+            dependencies: ["RxCore", "RxReachability", "RxHTTP"]
         ),
-        .target(name: "RxTesting", dependencies: ["RxCore", "RxHTTP"], swiftSettings: strictSettings),
+        .target(name: "RxTesting", dependencies: ["RxCore", "RxHTTP"]),
         .target(
             name: "RxNetworkKitAsyncHTTPClient",
-            dependencies: ["RxCore", "RxHTTP"] + transportDependencies,
-            swiftSettings: strictSettings
+            dependencies: ["RxCore", "RxHTTP"] + transportDependencies
         ),
 
         .executableTarget(
@@ -111,22 +108,19 @@ let package = Package(
                 dependency("ServiceLifecycle", "swift-service-lifecycle", trait: serviceLifecycle),
                 dependency("PostgresNIO", "postgres-nio", trait: postgreSQL),
             ],
-            path: "Examples/RxNetworkKitDemo",
-            swiftSettings: strictSettings
+            path: "Examples/RxNetworkKitDemo"
         ),
 
         .executableTarget(
             name: "RxNetworkKitMetrics",
             dependencies: ["RxNetworkKit", "RxTesting"],
-            path: "Examples/RxNetworkKitMetrics",
-            swiftSettings: strictSettings
+            path: "Examples/RxNetworkKitMetrics"
         ),
 
         .executableTarget(
             name: "RxNetworkKitSoak",
             dependencies: ["RxNetworkKit", "RxTesting", "RxNetworkKitAsyncHTTPClient"],
-            path: "Examples/RxNetworkKitSoak",
-            swiftSettings: strictSettings
+            path: "Examples/RxNetworkKitSoak"
         ),
 
         // A daemon in a ServiceGroup: SIGTERM drains the client (trait ServiceLifecycle; without it
@@ -138,15 +132,13 @@ let package = Package(
                 dependency("ServiceLifecycle", "swift-service-lifecycle", trait: serviceLifecycle),
                 dependency("Logging", "swift-log", trait: serviceLifecycle),
             ],
-            path: "Examples/RxNetworkKitDaemon",
-            swiftSettings: strictSettings
+            path: "Examples/RxNetworkKitDaemon"
         ),
 
-        .testTarget(name: "RxCoreTests", dependencies: ["RxCore", "RxTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "RxCoreTests", dependencies: ["RxCore", "RxTesting"]),
         .testTarget(
             name: "RxReachabilityTests",
-            dependencies: ["RxReachability", "RxTesting"],
-            swiftSettings: strictSettings
+            dependencies: ["RxReachability", "RxTesting"]
         ),
         .testTarget(
             name: "RxHTTPTests",
@@ -162,20 +154,20 @@ let package = Package(
                 dependency("ServiceLifecycle", "swift-service-lifecycle", trait: serviceLifecycle),
                 dependency("ServiceLifecycleTestKit", "swift-service-lifecycle", trait: serviceLifecycle),
                 dependency("PostgresNIO", "postgres-nio", trait: postgreSQL),
-            ],
-            swiftSettings: strictSettings
+            ]
         ),
         .testTarget(
             name: "RxNetworkKitTests",
-            dependencies: ["RxNetworkKit", "RxTesting"],
-            swiftSettings: strictSettings
+            dependencies: ["RxNetworkKit", "RxTesting"]
         ),
-        .testTarget(name: "RxTestingTests", dependencies: ["RxTesting", "RxHTTP"], swiftSettings: strictSettings),
+        .testTarget(name: "RxTestingTests", dependencies: ["RxTesting", "RxHTTP"]),
         .testTarget(
             name: "RxNetworkKitAsyncHTTPClientTests",
-            dependencies: ["RxNetworkKitAsyncHTTPClient", "RxNetworkKit", "RxTesting"] + transportDependencies,
-            swiftSettings: strictSettings
+            dependencies: ["RxNetworkKitAsyncHTTPClient", "RxNetworkKit", "RxTesting"] + transportDependencies
         ),
     ],
+    // Swift 6 for every target: complete concurrency checking is the language mode's, not a setting.
+    // Warnings are errors in CI (`-Xswiftc -warnings-as-errors`): an unsafe flag here would stop the
+    // package from being anyone's dependency.
     swiftLanguageModes: [.v6]
 )

@@ -10,7 +10,8 @@ public struct ResponseDecodingContext: Sendable {
     public let envelope: ResponseEnvelope?
     /// How many times the call sent its request, this answer's attempt included.
     var attempts = 1
-    /// Seconds from the call's start to this answer, on the retry policy's clock.
+    /// Seconds from the call's start to this answer, on the client's clock
+    /// (`HTTPClient.Configuration.scheduler`).
     var elapsed: TimeInterval = 0
 
     /// Creates a context.

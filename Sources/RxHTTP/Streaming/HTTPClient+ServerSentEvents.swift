@@ -198,12 +198,9 @@ final class EventStreamSession: ClientCall, @unchecked Sendable {
         return state.withLock { state -> TimeInterval? in
             guard !state.noContent else { return nil }
             state.reconnectsInARow += 1
-            if let max = policy.maxReconnects, state.reconnectsInARow > max { return nil }
-            var wait = state.retryMilliseconds.map { Double($0) / 1_000 }
-                ?? policy.delay.make(state.reconnectsInARow, jitter: policy.jitter, random: policy.random)
-            wait = TimeoutBounds.clampedWait(max(wait, retryAfter ?? 0))
-            if let deadline = policy.deadline, now.timeIntervalSince(startedAt) + wait > deadline { return nil }
-            return wait
+            return policy.wait(
+                beforeReconnect: state.reconnectsInARow, serverDelay: state.retryMilliseconds.map { Double($0) / 1_000 },
+                retryAfter: retryAfter, elapsed: now.timeIntervalSince(startedAt))
         }
     }
 }

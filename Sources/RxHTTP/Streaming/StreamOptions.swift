@@ -88,4 +88,22 @@ public struct ReconnectPolicy: Sendable {
 
     /// Never reconnect: the stream ends with its connection.
     public static let never = ReconnectPolicy(maxReconnects: 0)
+
+    /// The one rule both long-lived connections (event streams and WebSockets) reconnect by: the
+    /// seconds to wait before reconnect number `attempt` in a row, or nil when the policy says stop
+    /// (past `maxReconnects`, or a wait that would end past `deadline`).
+    ///
+    /// - Parameters:
+    ///   - attempt: The reconnect's number since the last success, from 1.
+    ///   - serverDelay: A wait the server asked for in the stream itself (an event stream's
+    ///     `retry:`), which replaces `delay`.
+    ///   - retryAfter: A `Retry-After` (or an open circuit's time left), which the wait is raised to.
+    ///   - elapsed: Seconds since subscribing, for the deadline; nil when unknown.
+    func wait(beforeReconnect attempt: Int, serverDelay: TimeInterval? = nil, retryAfter: TimeInterval?, elapsed: TimeInterval?) -> TimeInterval? {
+        if let maxReconnects, attempt > maxReconnects { return nil }
+        let planned = serverDelay ?? delay.make(attempt, jitter: jitter, random: random)
+        let wait = TimeoutBounds.clampedWait(max(planned, retryAfter ?? 0))
+        if let deadline, let elapsed, elapsed + wait > deadline { return nil }
+        return wait
+    }
 }

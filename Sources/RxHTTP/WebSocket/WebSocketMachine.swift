@@ -557,11 +557,8 @@ struct WebSocketMachine {
         let reason = error.message ?? error.code.rawValue
         guard transient, !subscribers.isEmpty else { return end(.failed(error, code, reason)) }
         reconnectsInARow += 1
-        if let max = reconnect.maxReconnects, reconnectsInARow > max { return end(.failed(error, code, reason)) }
-        let wait = TimeoutBounds.clampedWait(max(
-            reconnect.delay.make(reconnectsInARow, jitter: reconnect.jitter, random: reconnect.random), retryAfter ?? 0
-        ))
-        if let deadline = reconnect.deadline, let startedAt, let now, now.timeIntervalSince(startedAt) + wait > deadline {
+        let elapsed = startedAt.flatMap { startedAt in now.map { $0.timeIntervalSince(startedAt) } }
+        guard let wait = reconnect.wait(beforeReconnect: reconnectsInARow, retryAfter: retryAfter, elapsed: elapsed) else {
             return end(.failed(error, code, reason))
         }
         generation += 1

@@ -1,9 +1,9 @@
 import Foundation
 import RxCore
 
-/// Acts on every attempt of every call of a client: the one seam through which authentication, host
-/// protection, the retry policy and your own concerns (a cache, a signature, a fault injector) reach
-/// a call. Alamofire's `RequestInterceptor` (adapt + retry), widened.
+/// Acts on every attempt of every call of a client: the one seam through which the cache,
+/// coalescing, authentication, host protection, the retry policy and your own concerns (a
+/// signature, tracing) reach a call. Alamofire's `RequestInterceptor` (adapt + retry), widened.
 ///
 /// Before each attempt the interceptors are asked in order (`prepare`); each may pass the request on
 /// (changed or not), hold it (a wait it can cancel: a queue place, a refresh), answer it without the
@@ -14,10 +14,12 @@ import RxCore
 /// attempt.
 ///
 /// The order is fixed: `Configuration.interceptors` first (outermost, in the order given), then the
-/// built-ins — the client's suspension, the retry policy, host protection (cooldown, circuit
-/// breaker, retry budget, concurrency queue), authentication (closest to the network). So your
-/// interceptor sees each attempt before the client holds, admits or signs it, and sees each answer
-/// after them; a `.retry` from the retry policy means it is not asked about the failed attempt.
+/// built-ins — the cache (`Configuration.cache`; its answers skip everything after it), coalescing
+/// (`Configuration.coalescing`), the client's suspension, the retry policy, host protection
+/// (cooldown, circuit breaker, retry budget, concurrency queue, rate limit), authentication (closest
+/// to the network). Plugins and the transport come after the chain (`FaultInjection` is a
+/// transport). So your interceptor sees each attempt before the client answers from its cache,
+/// holds, admits or signs it, and sees each answer after them; a `.retry` from the retry policy means it is not asked about the failed attempt.
 ///
 /// ```swift
 /// struct RequestSigner: HTTPInterceptor {

@@ -84,7 +84,8 @@ public final class OAuthAuthenticator: Authenticator {
     /// credential was cleared), or the store could not be read. Subscribe to sign the user in again.
     /// Never completes.
     ///
-    /// - Note: Events arrive on the thread that ended the refresh.
+    /// - Note: Events arrive on the thread that ended the refresh, before the requests that waited
+    ///   for it fail.
     public let didLoseAuthentication: Observable<HTTPClientError>
 
     private let store: any CredentialStore
@@ -379,10 +380,12 @@ public final class OAuthAuthenticator: Authenticator {
             return Array(state.waiters.values)
         }
         client.withLock { $0.client }?.emitEvent(.authRefreshEnded(succeeded: false, code: failure.code))
-        for waiter in waiters { waiter.completion(.failure(failure)) }
+        // Said before the waiting requests fail with it: whoever sees a request fail for it has
+        // already been told (a caller checking `didLoseAuthentication` after a failure saw it).
         if rejected {
             lost.onNext(failure)
         }
+        for waiter in waiters { waiter.completion(.failure(failure)) }
     }
 
     /// A rejection as `.refreshFailed`; a failure that may pass as it is.

@@ -132,6 +132,7 @@ public struct FleetError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The kind and the explanation, as `FleetError.timedOut: …`.
     public var description: String {
         "FleetError.\(kind.rawValue): \(message)"
     }

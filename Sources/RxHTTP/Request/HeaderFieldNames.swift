@@ -11,24 +11,28 @@ struct HeaderFieldNames: Sendable {
         self.lengths = self.names.map(\.utf8.count)
     }
 
-    /// Calls `found` once with the index of each name present in a message's `headers` and its
-    /// value: with `combining`, all its lines joined with ", " whatever the field (a framing check
-    /// must see two `Content-Length` lines as the conflict they are, as it saw Foundation's combined
-    /// value); without, its first line (a number that a second line would make unreadable).
+    /// Calls `found` with the index of each name present in a message's `headers` and its first
+    /// line, in one pass over the lines; with `combining`, once more for a name that came on several
+    /// lines, with all of them joined by ", " whatever the field (the last call for an index wins):
+    /// a framing check must see two `Content-Length` lines as the conflict they are, as it saw
+    /// Foundation's combined value, where a number read from the first line stays readable.
     func forEachValue(in headers: HTTPHeaders, combining: Bool, _ found: (_ index: Int, _ value: String) -> Void) {
-        var values = [String?](repeating: nil, count: names.count)
-        for (key, value) in headers {
-            let length = key.utf8.count
-            for index in lengths.indices where lengths[index] == length && HeaderFields.equalsIgnoringASCIICase(key, names[index]) {
-                if let existing = values[index] {
-                    if combining { values[index] = existing + ", " + value }
+        var seen: UInt8 = 0
+        var repeated: UInt8 = 0
+        for field in headers.fields {
+            let length = field.name.utf8.count
+            for index in lengths.indices where lengths[index] == length && HeaderFields.equalsIgnoringASCIICase(field.name, names[index]) {
+                if seen & (1 << index) == 0 {
+                    seen |= 1 << index
+                    found(index, field.value)
                 } else {
-                    values[index] = value
+                    repeated |= 1 << index
                 }
             }
         }
-        for (index, value) in values.enumerated() {
-            if let value { found(index, value) }
+        guard combining, repeated != 0 else { return }
+        for index in names.indices where repeated & (1 << index) != 0 {
+            found(index, headers.values(for: names[index]).joined(separator: ", "))
         }
     }
 }

@@ -21,12 +21,21 @@
 ///   (`Authorization`, `Cookie`, `Set-Cookie`, anything named like a token), as the client's logs do.
 public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// One field line.
+    @usableFromInline
     struct Field: Sendable, Hashable {
-        var name: String
-        var value: String
+        @usableFromInline var name: String
+        @usableFromInline var value: String
+
+        @inlinable
+        init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
-    private var fields: [Field]
+    /// The lines, in order. Inlinable (with `add` and `reserveCapacity`) so that a transport in
+    /// another module fills it without a generic, unspecialized call per line.
+    @usableFromInline private(set) var fields: [Field]
 
     /// No fields.
     public init() {
@@ -139,8 +148,17 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// - Parameters:
     ///   - name: The field name.
     ///   - value: The value.
+    @inlinable
     public mutating func add(name: String, value: String) {
         fields.append(Field(name: name, value: value))
+    }
+
+    /// Makes room for `minimumCapacity` lines, for a caller that knows how many it will add.
+    ///
+    /// - Parameter minimumCapacity: The number of lines.
+    @inlinable
+    public mutating func reserveCapacity(_ minimumCapacity: Int) {
+        fields.reserveCapacity(minimumCapacity)
     }
 
     /// Sets the field `name` to `value`: one line, where the first of that name was (any case),

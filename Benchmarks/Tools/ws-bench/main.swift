@@ -156,7 +156,7 @@ func serve() -> Never {
             let upgrader = NIOWebSocketServerUpgrader(
                 maxFrameSize: 1 << 16,
                 shouldUpgrade: { channel, head in
-                    channel.eventLoop.makeSucceededFuture(Workload.parse(path: head.uri) == nil ? nil : HTTPHeaders())
+                    channel.eventLoop.makeSucceededFuture(Workload.parse(path: head.uri) == nil ? nil : NIOHTTP1.HTTPHeaders())
                 },
                 upgradePipelineHandler: { channel, head in
                     channel.eventLoop.makeCompletedFuture {
@@ -295,7 +295,7 @@ func runRaw(_ workload: Workload, port: Int) -> RoundResult {
     let promise = group.next().makePromise(of: (Int, Mark).self)
     let path = workload.path
     let start = Mark.now()
-    var headers = HTTPHeaders()
+    var headers = NIOHTTP1.HTTPHeaders()   // RxNetworkKit has an HTTPHeaders of its own
     headers.add(name: "Host", value: "127.0.0.1:\(port)")
     headers.add(name: "Content-Length", value: "0")
     let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers)

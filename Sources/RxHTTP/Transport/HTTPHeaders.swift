@@ -19,6 +19,8 @@
 ///
 /// - Note: A value type; `Sendable`. Its description redacts the values of secret fields
 ///   (`Authorization`, `Cookie`, `Set-Cookie`, anything named like a token), as the client's logs do.
+///   SwiftNIO's `NIOHTTP1` has a type of the same name: a file that imports both spells them
+///   `RxHTTP.HTTPHeaders` and `NIOHTTP1.HTTPHeaders`.
 public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// One field line.
     @usableFromInline

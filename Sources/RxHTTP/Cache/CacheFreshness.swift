@@ -84,7 +84,7 @@ struct CacheFreshness: Sendable {
     }
 
     static func date(_ name: String, in headers: HTTPHeaders) -> Date? {
-        guard let text = HeaderFields.value(name, in: headers), text.utf8.count <= 64 else { return nil }
+        guard let text = headers[name], text.utf8.count <= 64 else { return nil }
         return HTTPDate.parse(Array(text.utf8))
     }
 }

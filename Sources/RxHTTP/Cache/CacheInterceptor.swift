@@ -170,10 +170,10 @@ final class CacheInterceptor: ImmediateInterceptor, Sendable {
     /// final status the cache understands, no `no-store`, no `Vary: *`, and something that makes it
     /// reusable — explicit freshness, a validator, or heuristic freshness (§4.2.2).
     static func storable(_ response: HTTPResponse, pending: Pending, now: Date) -> CachedResponse? {
-        guard response.cacheStatus == .network, CacheFreshness.heuristicallyCacheable.contains(response.statusCode)
-            || HeaderFields.value("Expires", in: response.headers) != nil || CacheControl(headers: response.headers).maxAge != nil
-        else { return nil }
         let control = CacheControl(headers: response.headers)
+        guard response.cacheStatus == .network, CacheFreshness.heuristicallyCacheable.contains(response.statusCode)
+            || response.headers.contains("Expires") || control.maxAge != nil
+        else { return nil }
         guard !control.noStore else { return nil }
         let names = CachedResponse.varyNames(response.headers)
         guard !names.contains("*") else { return nil }
@@ -184,9 +184,8 @@ final class CacheInterceptor: ImmediateInterceptor, Sendable {
            !(control.isPublic || control.mustRevalidate || control.sharedMaxAge != nil) {
             return nil
         }
-        let hasValidator = HeaderFields.value("ETag", in: response.headers) != nil
-            || HeaderFields.value("Last-Modified", in: response.headers) != nil
-        let hasFreshness = control.maxAge != nil || HeaderFields.value("Expires", in: response.headers) != nil
+        let hasValidator = response.headers.contains("ETag") || response.headers.contains("Last-Modified")
+        let hasFreshness = control.maxAge != nil || response.headers.contains("Expires")
         guard hasValidator || hasFreshness else { return nil }
         return CachedResponse(
             statusCode: response.statusCode, headers: response.headers, body: response.body, url: response.url,

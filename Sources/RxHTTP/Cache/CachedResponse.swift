@@ -20,12 +20,12 @@ struct CachedResponse: Sendable, Equatable {
         init(_ headers: HTTPHeaders) {
             control = CacheControl(headers: headers)
             date = CacheFreshness.date("Date", in: headers)
-            expires = HeaderFields.value("Expires", in: headers).map { HTTPDate.parse(Array($0.utf8.prefix(64))) ?? .distantPast }
-            lastModifiedText = HeaderFields.value("Last-Modified", in: headers)
+            expires = headers["Expires"].map { HTTPDate.parse(Array($0.utf8.prefix(64))) ?? .distantPast }
+            lastModifiedText = headers["Last-Modified"]
             lastModified = CacheFreshness.date("Last-Modified", in: headers)
-            age = HeaderFields.value("Age", in: headers).flatMap { CacheControl.seconds(Array($0.utf8)[...]) } ?? 0
+            age = headers["Age"].flatMap { CacheControl.seconds(Array($0.utf8)[...]) } ?? 0
             varyNames = CachedResponse.varyNames(headers)
-            etag = HeaderFields.value("ETag", in: headers)
+            etag = headers["ETag"]
         }
     }
 

@@ -198,7 +198,7 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
     /// negative.
     public func retryAfter(now: Date = Date()) -> TimeInterval? {
         if let suggestedRetryAfter { return suggestedRetryAfter }
-        guard let headers, let value = HeaderFields.value("Retry-After", in: headers) else { return nil }
+        guard let value = headers?["Retry-After"] else { return nil }
         return RetryAfterHeader.seconds(from: value, now: now)
     }
 
@@ -278,7 +278,7 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
             parts.append("url: \(Redaction.standard.url(url))")
         }
         if let body {
-            parts.append("body: " + BodyExcerpt.describe(body, contentType: headers.flatMap { HeaderFields.value("Content-Type", in: $0) }))
+            parts.append("body: " + BodyExcerpt.describe(body, contentType: headers?["Content-Type"]))
         }
         if attempts > 1 {
             parts.append("after \(attempts) attempts")

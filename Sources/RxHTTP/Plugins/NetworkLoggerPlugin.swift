@@ -111,7 +111,7 @@ public final class NetworkLoggerPlugin: HTTPPlugin {
     private func requestDetails(_ request: URLRequest) -> [String] {
         var details: [String] = []
         if logsHeaders {
-            details.append("headers: " + headerText(request.allHTTPHeaderFields ?? [:]))
+            details.append("headers: " + headerText(redaction.headers(request.allHTTPHeaderFields ?? [:])))
         }
         let body = request.httpBody ?? Data()
         if let bodyLimit, !body.isEmpty {
@@ -166,7 +166,7 @@ public final class NetworkLoggerPlugin: HTTPPlugin {
         case .success(let response):
             var line = "\(prefix) \(response.statusCode) \(info.method) \(url) (\(duration), \(response.body.count) bytes"
             if logsHeaders, !response.headers.isEmpty {
-                line += "; headers: " + headerText(response.headers)
+                line += "; headers: " + headerText(redaction.headers(response.headers))
             }
             if let bodyLimit, !response.body.isEmpty {
                 line += "; body: " + redaction.body(response.body, contentType: response.contentType, limit: bodyLimit)
@@ -176,7 +176,7 @@ public final class NetworkLoggerPlugin: HTTPPlugin {
             if let status = error.statusCode {
                 var line = "\(prefix) \(status) \(info.method) \(url) (\(duration), \(error.body?.count ?? 0) bytes"
                 if logsHeaders, let headers = error.headers, !headers.isEmpty {
-                    line += "; headers: " + headerText(headers)
+                    line += "; headers: " + headerText(redaction.headers(headers))
                 }
                 return line + ") \(error.code.rawValue)"
             }
@@ -245,12 +245,9 @@ public final class NetworkLoggerPlugin: HTTPPlugin {
         return redaction.url(url)
     }
 
-    private func headerText(_ headers: [String: String]) -> String {
-        redaction.headers(headers).map { "\($0.0): \($0.1)" }.joined(separator: ", ")
-    }
-
-    private func headerText(_ headers: HTTPHeaders) -> String {
-        redaction.headers(headers).map { "\($0.0): \($0.1)" }.joined(separator: ", ")
+    /// Redacted header pairs (`redaction.headers(_:)` of a request's or a response's) as one line.
+    private func headerText(_ pairs: [(String, String)]) -> String {
+        pairs.map { "\($0.0): \($0.1)" }.joined(separator: ", ")
     }
 }
 

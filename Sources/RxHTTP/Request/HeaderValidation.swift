@@ -82,11 +82,6 @@ enum HeaderFields {
         return nil
     }
 
-    /// The value of `name` in a message's headers (see `HTTPHeaders`' subscript).
-    static func value(_ name: String, in headers: HTTPHeaders) -> String? {
-        headers[name]
-    }
-
     /// Whether `a` and `b` are equal once ASCII letters are folded to lower case.
     static func equalsIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
         var a = a

@@ -339,7 +339,7 @@ let (moreVocabulary, moreVocabularyTime) = timed { () -> String in
 }
 print("   \(moreVocabulary); \(ms(moreVocabularyTime))")
 
-print("14. one seam for every concern: an interceptor signs each attempt and answers /health without the network")
+print("14. one seam for every concern: an interceptor signs each attempt (the client's own HTTPTransportRequest) and answers /health without the network")
 let (seam, seamTime) = timed { () -> String in
     server.route(.get, "/signed") { request in .text(request.header("X-Signature") ?? "unsigned") }
     let sealed = HTTPClient(baseURL: server.baseURL, configuration: .init(timeout: 5, interceptors: [DemoSigner()]))
@@ -463,7 +463,7 @@ print("\ndone")
 
 /// Signs every attempt and answers `/health` itself (step 14): what an `HTTPInterceptor` can do.
 struct DemoSigner: HTTPInterceptor {
-    func prepare(_ request: URLRequest, for call: HTTPCall,
+    func prepare(_ request: HTTPTransportRequest, for call: HTTPCall,
                  completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void) -> Disposable? {
         if call.url?.path == "/health" {
             completion(.answer(HTTPResponse(statusCode: 200, headers: [:], body: Data("ok".utf8), url: call.url)))

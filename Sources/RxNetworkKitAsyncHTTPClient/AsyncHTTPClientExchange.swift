@@ -35,7 +35,7 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
     private struct State: Sendable {
         var isFinished = false
         /// The request of the current hop.
-        var request: URLRequest
+        var request: HTTPTransportRequest
         var hops = 0
         var requestHeadSent = false
         /// Response heads AsyncHTTPClient reported in this hop (more than one: it redirected itself).
@@ -46,7 +46,7 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
         var body = ByteBuffer()
         var bodyCount = 0
         /// The next hop's request, once this hop's redirect was accepted.
-        var redirect: URLRequest?
+        var redirect: HTTPTransportRequest?
         var task: AsyncHTTPClient.HTTPClient.Task<Void>?
         var headTimer: Scheduled<Void>?
     }
@@ -62,7 +62,7 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
     private let state: NIOLockedValueBox<State>
 
     init(
-        client: AsyncHTTPClient.HTTPClient, request: URLRequest, options: HTTPTransportOptions,
+        client: AsyncHTTPClient.HTTPClient, request: HTTPTransportRequest, options: HTTPTransportOptions,
         offersCompression: Bool, delivery: Delivery
     ) {
         self.client = client
@@ -93,7 +93,7 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
         send(request)
     }
 
-    private func send(_ request: URLRequest) {
+    private func send(_ request: HTTPTransportRequest) {
         let converted: AsyncHTTPClient.HTTPClient.Request
         do {
             converted = try RequestConversion.request(
@@ -166,7 +166,7 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
         let headers = RequestConversion.headers(head.headers)
         let (request, hops) = state.withLockedValue { ($0.request, $0.hops) }
         let url = request.url
-        if (300..<400).contains(statusCode), let url {
+        if (300..<400).contains(statusCode) {
             let decision = options.redirectPolicy.followUp(
                 to: request, statusCode: statusCode, location: head.headers.first(name: "Location"),
                 current: url, hopsSoFar: hops, credentialHeaderNames: options.credentialHeaderNames
@@ -241,7 +241,7 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
     }
 
     func didFinishRequest(task: AsyncHTTPClient.HTTPClient.Task<Void>) throws {
-        enum Step { case none, redirect(URLRequest), complete(Head, ByteBuffer, Int), noHead }
+        enum Step { case none, redirect(HTTPTransportRequest), complete(Head, ByteBuffer, Int), noHead }
         let step = state.withLockedValue { state -> Step in
             guard !state.isFinished else { return .none }
             if let next = state.redirect {

@@ -17,7 +17,7 @@ import RxCore
 /// ```
 ///
 /// It behaves like the default `URLSessionTransport` where the client can tell:
-/// - Every request has a whole-request time-out (`URLRequest.timeoutInterval`, fractions kept;
+/// - Every request has a whole-request time-out (`HTTPTransportRequest.timeoutInterval`, fractions kept;
 ///   NIO's deadline); a stream's time-out bounds the wait for its head. When it passes the request
 ///   fails with `.timedOut`.
 /// - Redirects follow the client's `RedirectPolicy` (http/https targets only, no https → http
@@ -54,7 +54,7 @@ import RxCore
 ///
 /// - Note: Thread-safe. Completions and stream parts are delivered on a NIO event loop thread; the
 ///   `HTTPClient` hops to its callback queue.
-public final class AsyncHTTPClientTransport: HTTPTransport {
+public final class AsyncHTTPClientTransport: HTTPTransport, URLRequestForwarding {
     /// Where the AsyncHTTPClient comes from.
     private enum Source: Sendable {
         case owned(AsyncHTTPClient.HTTPClient.Configuration, EventLoopGroup)
@@ -145,17 +145,24 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         return false
     }
 
-    /// Sends `request` with the transport's default options (see `send(_:options:completion:)`).
+    /// Sends a Foundation request with the transport's default options (see
+    /// `send(_:options:completion:)`).
     ///
     /// - Parameters:
-    ///   - request: The request.
+    ///   - request: The request; one without a URL fails with `.invalidRequest`.
     ///   - completion: Receives the response or the failure, once, on an event loop thread.
     /// - Returns: What cancels the exchange.
+    @available(*, deprecated, message: "send an HTTPTransportRequest with send(_:options:completion:)")
     public func send(
         _ request: URLRequest,
         completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
     ) -> Disposable {
-        send(request, options: defaultOptions, completion: completion)
+        do {
+            return send(try HTTPTransportRequest(request), options: defaultOptions, completion: completion)
+        } catch {
+            completion(.failure(error))
+            return Disposables.create()
+        }
     }
 
     /// Sends `request` through AsyncHTTPClient, the body buffered within `options.maxResponseBodySize`.
@@ -166,7 +173,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     ///   - completion: Receives the response or the failure, once, on an event loop thread.
     /// - Returns: What cancels the exchange; cancelling closes the connection.
     public func send(
-        _ request: URLRequest,
+        _ request: HTTPTransportRequest,
         options: HTTPTransportOptions,
         completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
     ) -> Disposable {
@@ -176,7 +183,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// Streams the response: the head, each body part as NIO reads it, the end. The request's
     /// time-out bounds the wait for the head.
     public func stream(
-        _ request: URLRequest,
+        _ request: HTTPTransportRequest,
         options: HTTPTransportOptions,
         receive: @escaping @Sendable (Result<HTTPStreamPart, any Error>) -> Void
     ) -> Disposable {
@@ -200,7 +207,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// - Note: Thread-safe; `completion` runs on a NIO event loop thread. The first https switch
     ///   makes the TLS context (loading the trust roots) on the calling thread.
     public func upgrade(
-        _ request: URLRequest,
+        _ request: HTTPTransportRequest,
         options: HTTPTransportOptions,
         completion: @escaping @Sendable (Result<HTTPUpgradeResult, any Error>) -> Void
     ) -> Disposable {
@@ -269,7 +276,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
-    private func start(_ request: URLRequest, options: HTTPTransportOptions, delivery: AsyncHTTPClientExchange.Delivery) -> Disposable {
+    private func start(_ request: HTTPTransportRequest, options: HTTPTransportOptions, delivery: AsyncHTTPClientExchange.Delivery) -> Disposable {
         let exchange = AsyncHTTPClientExchange(
             client: client, request: request, options: options, offersCompression: decodesBodies, delivery: delivery
         )

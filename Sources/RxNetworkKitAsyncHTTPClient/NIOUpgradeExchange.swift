@@ -35,7 +35,7 @@ final class NIOUpgradeExchange: Disposable, Sendable {
         case finished(handedOver: [ObjectIdentifier])
     }
 
-    private let request: URLRequest
+    private let request: HTTPTransportRequest
     private let options: HTTPTransportOptions
     private let eventLoop: any EventLoop
     private let tlsContext: @Sendable () throws -> NIOSSLContext
@@ -50,7 +50,7 @@ final class NIOUpgradeExchange: Disposable, Sendable {
     ///   - tlsContext: The TLS context for https (called only for https).
     ///   - completion: Called at most once.
     init(
-        request: URLRequest, options: HTTPTransportOptions, eventLoopGroup: any EventLoopGroup,
+        request: HTTPTransportRequest, options: HTTPTransportOptions, eventLoopGroup: any EventLoopGroup,
         tlsContext: @escaping @Sendable () throws -> NIOSSLContext, completion: @escaping Completion
     ) {
         self.request = request

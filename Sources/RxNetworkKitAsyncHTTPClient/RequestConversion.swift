@@ -7,7 +7,7 @@ import NIOCore
 import NIOHTTP1
 @_spi(TransportSupport) import RxHTTP
 
-/// The one conversion between Foundation's request and AsyncHTTPClient's, per hop, and of NIO's
+/// The one conversion from the client's request value to AsyncHTTPClient's, per hop, and of NIO's
 /// response headers into the client's `HTTPHeaders`.
 enum RequestConversion {
     /// AsyncHTTPClient's request for `request`.
@@ -17,15 +17,14 @@ enum RequestConversion {
     /// - Throws: `HTTPClientError(.invalidRequest)` (nothing sent) for a URL AsyncHTTPClient cannot
     ///   send, a method that is not a token, or a header with CR, LF or another forbidden byte.
     static func request(
-        from request: URLRequest, offeringCompression: Bool, headersAreChecked: Bool = false
+        from request: HTTPTransportRequest, offeringCompression: Bool, headersAreChecked: Bool = false
     ) throws -> AsyncHTTPClient.HTTPClient.Request {
-        guard let url = request.url else {
-            throw RxHTTP.HTTPClientError(.invalidRequest, message: "the request has no URL", phase: .notSent)
-        }
-        let fields = request.allHTTPHeaderFields ?? [:]
+        let url = request.url
+        let fields = request.headers
         if !headersAreChecked {
             try HeaderValidation.validate(fields, url: url)
         }
+        // Line by line, in order, repeated fields kept: no dictionary on the way.
         var headers = NIOHTTP1.HTTPHeaders()
         headers.reserveCapacity(fields.count + 1)
         var hasAcceptEncoding = false
@@ -38,8 +37,8 @@ enum RequestConversion {
         if offeringCompression, !hasAcceptEncoding {
             headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
-        let method = NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET")
-        let body = request.httpBody.map { AsyncHTTPClient.HTTPClient.Body.bytes($0) }
+        let method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+        let body = request.body.data.map { AsyncHTTPClient.HTTPClient.Body.bytes($0) }
         do {
             return try AsyncHTTPClient.HTTPClient.Request(url: url, method: method, headers: headers, body: body)
         } catch {
@@ -55,9 +54,10 @@ enum RequestConversion {
     /// - Throws: `HTTPClientError(.invalidRequest)` (nothing sent) for a URL that is not http(s) or
     ///   ws(s) with a host, a method that is not a token, a forbidden byte in a header, or a body
     ///   (a handshake has none).
-    static func upgradeRequest(from request: URLRequest) throws(RxHTTP.HTTPClientError) -> (target: UpgradeTarget, head: HTTPRequestHead) {
-        guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            throw RxHTTP.HTTPClientError(.invalidRequest, message: "the request has no URL", phase: .notSent)
+    static func upgradeRequest(from request: HTTPTransportRequest) throws(RxHTTP.HTTPClientError) -> (target: UpgradeTarget, head: HTTPRequestHead) {
+        let url = request.url
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw RxHTTP.HTTPClientError(.invalidRequest, message: "the URL cannot be split into its parts", url: url, phase: .notSent)
         }
         guard let target = UpgradeTarget(url) else {
             throw RxHTTP.HTTPClientError(
@@ -65,14 +65,14 @@ enum RequestConversion {
                 url: url, phase: .notSent
             )
         }
-        let method = request.httpMethod ?? "GET"
+        let method = request.method.rawValue
         guard !method.isEmpty, method.utf8.allSatisfy(isTokenByte) else {
             throw RxHTTP.HTTPClientError(.invalidRequest, message: "the method is not a valid HTTP token", url: url, phase: .notSent)
         }
-        guard request.httpBody?.isEmpty ?? true, request.httpBodyStream == nil else {
+        guard request.body.count == 0 else {
             throw RxHTTP.HTTPClientError(.invalidRequest, message: "a protocol switch request has no body", url: url, phase: .notSent)
         }
-        let fields = request.allHTTPHeaderFields ?? [:]
+        let fields = request.headers
         try HeaderValidation.validate(fields, url: url)
         var headers = NIOHTTP1.HTTPHeaders()
         headers.reserveCapacity(fields.count + 1)

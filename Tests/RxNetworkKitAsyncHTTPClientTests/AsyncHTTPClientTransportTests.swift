@@ -118,15 +118,29 @@ final class AsyncHTTPClientTransportTests: TransportTestCase {
         transport.shutdown()
     }
 
+    func testTheHeaderListGoesOutLineByLineInOrder() {
+        server.route(.get, "/x", .text("ok"))
+        let transport = AsyncHTTPClientTransport()
+        defer { transport.shutdown() }
+        let request = HTTPTransportRequest(url: server.url("/x"), headers: ["X-Tag": "a", "Accept": "text/plain", "x-tag": "b"])
+        let box = LockedBox<Result<HTTPResponse, any Error>?>(nil)
+        let done = expectation(description: "completion")
+        let exchange = transport.send(request, options: .standard) { result in box.set(result); done.fulfill() }
+        wait(for: [done], timeout: 5)
+        exchange.dispose()
+        XCTAssertEqual(try box.value?.get().statusCode, 200)
+        let fields = server.requests.first?.headers.fields.filter { ["x-tag", "accept"].contains($0.name.lowercased()) }
+        XCTAssertEqual(fields?.map(\.value), ["a", "text/plain", "b"], "two lines of one field stay two, in the order given")
+    }
+
     func testTheTransportRefusesCRLFItselfToo() {
         let transport = AsyncHTTPClientTransport()
         defer { transport.shutdown() }
-        var request = URLRequest(url: server.url("/x"))
-        // `setValue` would drop the value; a dictionary keeps it, as a transport may be handed.
-        request.allHTTPHeaderFields = ["X-Bad": "a\r\nX-Injected: 1"]
+        // A header list keeps the value as given, as a transport may be handed it.
+        let request = HTTPTransportRequest(url: server.url("/x"), headers: ["X-Bad": "a\r\nX-Injected: 1"])
         let box = LockedBox<Result<HTTPResponse, any Error>?>(nil)
         let done = expectation(description: "completion")
-        let exchange = transport.send(request) { result in box.set(result); done.fulfill() }
+        let exchange = transport.send(request, options: .standard) { result in box.set(result); done.fulfill() }
         wait(for: [done], timeout: 5)
         exchange.dispose()
         guard case .failure(let error as RxHTTP.HTTPClientError)? = box.value else { return XCTFail("\(String(describing: box.value))") }

@@ -180,7 +180,7 @@ final class AsyncHTTPClientUpgradeTests: TransportTestCase {
         defer { server6.close(promise: nil) }
         let port = try XCTUnwrap(server6.localAddress?.port)
         // when the handshake goes to http://[::1]:port
-        var request = URLRequest(url: try XCTUnwrap(URL(string: "http://[::1]:\(port)/v6")), timeoutInterval: 5)
+        var request = HTTPTransportRequest(url: try XCTUnwrap(URL(string: "http://[::1]:\(port)/v6")), timeoutInterval: 5)
         for (name, value) in WebSocketHandshake.requestHeaders(key: WebSocketHandshake.makeKey(), protocols: []) {
             request.setValue(value, forHTTPHeaderField: name)
         }
@@ -349,9 +349,9 @@ final class AsyncHTTPClientUpgradeTests: TransportTestCase {
     // MARK: Helpers
 
     /// A handshake request for `path` on the server (or `url`), with a fresh key.
-    private func handshake(_ path: String = "/", url: URL? = nil, timeout: TimeInterval = 5) -> (request: URLRequest, key: String) {
+    private func handshake(_ path: String = "/", url: URL? = nil, timeout: TimeInterval = 5) -> (request: HTTPTransportRequest, key: String) {
         let key = WebSocketHandshake.makeKey()
-        var request = URLRequest(url: url ?? server.url(path), timeoutInterval: timeout)
+        var request = HTTPTransportRequest(url: url ?? server.url(path), timeoutInterval: timeout)
         for (name, value) in WebSocketHandshake.requestHeaders(key: key, protocols: []) {
             request.setValue(value, forHTTPHeaderField: name)
         }
@@ -360,7 +360,7 @@ final class AsyncHTTPClientUpgradeTests: TransportTestCase {
 
     /// Sends `request` and waits for its one result.
     private func upgrade(
-        _ request: URLRequest, options: HTTPTransportOptions = .standard
+        _ request: HTTPTransportRequest, options: HTTPTransportOptions = .standard
     ) -> Result<HTTPUpgradeResult, any Error>? {
         let box = LockedBox<Result<HTTPUpgradeResult, any Error>?>(nil)
         let done = expectation(description: "upgrade answered")

@@ -5,10 +5,8 @@ import RxTesting
 import XCTest
 
 final class StubTransportTests: RxTestCase {
-    private func request(_ path: String, timeout: TimeInterval = 10) throws -> URLRequest {
-        var request = URLRequest(url: try XCTUnwrap(URL(string: "https://stub.test" + path)))
-        request.timeoutInterval = timeout
-        return request
+    private func request(_ path: String, timeout: TimeInterval = 10) throws -> HTTPTransportRequest {
+        HTTPTransportRequest(url: try XCTUnwrap(URL(string: "https://stub.test" + path)), timeoutInterval: timeout)
     }
 
     /// Collects the results the transport delivers.
@@ -26,14 +24,15 @@ final class StubTransportTests: RxTestCase {
         stub.stub(path: "/a", with: .json(#"{"x":1}"#))
         stub.stub(method: .post, path: "/b", with: .status(201))
         let inbox = Inbox()
-        _ = stub.send(try request("/a"), completion: inbox.put)
-        _ = stub.send(try request("/b"), completion: inbox.put)
+        _ = stub.send(try request("/a"), options: .standard, completion: inbox.put)
+        _ = stub.send(try request("/b"), options: .standard, completion: inbox.put)
         var post = try request("/b")
         post.httpMethod = "POST"
-        _ = stub.send(post, completion: inbox.put)
+        _ = stub.send(post, options: .standard, completion: inbox.put)
         XCTAssertEqual(inbox.statusCodes, [200, 404, 201])
         XCTAssertEqual(try inbox.results[0].get().body, Data(#"{"x":1}"#.utf8))
         XCTAssertEqual(stub.sentRequests.map { $0.url?.path }, ["/a", "/b", "/b"])
+        XCTAssertEqual(stub.sentTransportRequests.map(\.method), [.get, .get, .post], "the requests as the transport received them")
     }
 
     func testNewerStubsWin() throws {
@@ -41,7 +40,7 @@ final class StubTransportTests: RxTestCase {
         stub.stub(path: "/a", with: .status(500))
         stub.stub(path: "/a", with: .status(200))
         let inbox = Inbox()
-        _ = stub.send(try request("/a"), completion: inbox.put)
+        _ = stub.send(try request("/a"), options: .standard, completion: inbox.put)
         XCTAssertEqual(inbox.statusCodes, [200])
     }
 
@@ -51,9 +50,9 @@ final class StubTransportTests: RxTestCase {
         stub.stub(path: "/none", responses: [])
         let inbox = Inbox()
         for _ in 0..<4 {
-            _ = stub.send(try request("/flaky"), completion: inbox.put)
+            _ = stub.send(try request("/flaky"), options: .standard, completion: inbox.put)
         }
-        _ = stub.send(try request("/none"), completion: inbox.put)
+        _ = stub.send(try request("/none"), options: .standard, completion: inbox.put)
         XCTAssertEqual(inbox.statusCodes, [503, 502, 200, 200, 404])
     }
 
@@ -74,7 +73,7 @@ final class StubTransportTests: RxTestCase {
         let stub = StubTransport(scheduler: scheduler)
         stub.stub(path: "/slow", with: .json("{}", delay: .seconds(3)))
         let inbox = Inbox()
-        let exchange = stub.send(try request("/slow"), completion: inbox.put)
+        let exchange = stub.send(try request("/slow"), options: .standard, completion: inbox.put)
         scheduler.advance(by: .milliseconds(2_999))
         XCTAssertTrue(inbox.results.isEmpty)
         scheduler.advance(by: .milliseconds(1))
@@ -88,7 +87,7 @@ final class StubTransportTests: RxTestCase {
         let stub = StubTransport(scheduler: scheduler)
         stub.stub(path: "/slow", with: .status(200, delay: .seconds(1)))
         let inbox = Inbox()
-        let exchange = stub.send(try request("/slow"), completion: inbox.put)
+        let exchange = stub.send(try request("/slow"), options: .standard, completion: inbox.put)
         exchange.dispose()
         XCTAssertTrue(scheduler.isIdle, "the scheduled answer is cancelled")
         scheduler.advance(by: .seconds(5))
@@ -101,7 +100,7 @@ final class StubTransportTests: RxTestCase {
         let stub = StubTransport(scheduler: scheduler)
         stub.stub(path: "/slow", with: .status(200, delay: .seconds(30)))
         let inbox = Inbox()
-        _ = stub.send(try request("/slow", timeout: 2), completion: inbox.put)
+        _ = stub.send(try request("/slow", timeout: 2), options: .standard, completion: inbox.put)
         scheduler.advance(by: .milliseconds(1_900))
         XCTAssertTrue(inbox.results.isEmpty)
         scheduler.advance(by: .milliseconds(100))
@@ -114,7 +113,7 @@ final class StubTransportTests: RxTestCase {
         let stub = StubTransport()
         stub.stub(where: { $0.url?.query?.contains("boom") ?? false }, with: .failure(HTTPClientError(.transport)))
         let inbox = Inbox()
-        _ = stub.send(try request("/x?boom=1"), completion: inbox.put)
+        _ = stub.send(try request("/x?boom=1"), options: .standard, completion: inbox.put)
         guard case .failure(let error)? = inbox.results.first else { return XCTFail("expected a failure") }
         XCTAssertEqual((error as? HTTPClientError)?.code, .transport)
     }

@@ -273,13 +273,9 @@ func transportHopStarter(url: URL) -> RequestStarter {
     let transport = AsyncHTTPClientTransport(configuration: asyncHTTPClientConfiguration)
     let decoder = JSONDecoder()
     let queue = DispatchQueue(label: "http-bench.transport")
-    var request = URLRequest(url: url)
-    for (name, value) in RxHTTP.HTTPClient.Configuration().defaultHeaders {
-        request.setValue(value, forHTTPHeaderField: name)
-    }
-    let prepared = request
+    let prepared = HTTPTransportRequest(url: url, headers: RxHTTP.HTTPHeaders(RxHTTP.HTTPClient.Configuration().defaultHeaders))
     return { done in
-        _ = transport.send(prepared) { result in
+        _ = transport.send(prepared, options: .standard) { result in
             queue.async {
                 guard case .success(let response) = result, response.statusCode == 200,
                       (try? decoder.decode(Person.self, from: response.body)) != nil

@@ -17,7 +17,7 @@ struct AuthenticationInterceptor: HTTPInterceptor {
     let authenticator: any Authenticator
 
     func prepare(
-        _ request: URLRequest,
+        _ request: HTTPTransportRequest,
         for call: HTTPCall,
         completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void
     ) -> Disposable? {

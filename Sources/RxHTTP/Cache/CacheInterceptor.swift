@@ -25,7 +25,7 @@ final class CacheInterceptor: ImmediateInterceptor, Sendable {
         /// The stored answer the request was made conditional on, or may fall back to.
         let stored: CachedResponse?
         let request: CacheControl
-        let requestHeaders: [String: String]
+        let requestHeaders: HTTPHeaders
         let sentAt: Date
         /// Whether the answer may be stored (not `no-store` in the request).
         let mayStore: Bool
@@ -33,7 +33,7 @@ final class CacheInterceptor: ImmediateInterceptor, Sendable {
 
     static let pendingKey = HTTPCallKey<Pending>("cache")
     /// The conditional request `prepareAtOnce` made, for `prepare` to pass on.
-    static let conditionalKey = HTTPCallKey<URLRequest>("cache: conditional request")
+    static let conditionalKey = HTTPCallKey<HTTPTransportRequest>("cache: conditional request")
 
     let cache: HTTPCache
     /// The keys being revalidated behind a stale answer: one revalidation per key at a time.
@@ -43,11 +43,12 @@ final class CacheInterceptor: ImmediateInterceptor, Sendable {
         self.cache = cache
     }
 
-    func prepareAtOnce(_ request: URLRequest, for call: HTTPCall) -> HTTPInterceptorPreparation? {
-        guard call.plan.stream == nil, let url = request.url else { return .proceed(request) }
+    func prepareAtOnce(_ request: HTTPTransportRequest, for call: HTTPCall) -> HTTPInterceptorPreparation? {
+        guard call.plan.stream == nil else { return .proceed(request) }
+        let url = request.url
         let method = call.method
         guard method == .get else { return .proceed(request) }
-        let headers = request.allHTTPHeaderFields ?? [:]
+        let headers = request.headers
         let read = RequestCacheHeaders(headers)
         if read.hasOwnConditions { return .proceed(request) }
         let key = Self.key(url)
@@ -91,7 +92,7 @@ final class CacheInterceptor: ImmediateInterceptor, Sendable {
     }
 
     func prepare(
-        _ request: URLRequest,
+        _ request: HTTPTransportRequest,
         for call: HTTPCall,
         completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void
     ) -> Disposable? {
@@ -135,9 +136,9 @@ final class CacheInterceptor: ImmediateInterceptor, Sendable {
 
     /// RFC 5861 §3: the stale answer goes out now; a conditional request, a call of the client's
     /// own after this interceptor, refreshes the entry behind it.
-    private func revalidateBehind(_ call: HTTPCall, request: URLRequest, stored: CachedResponse, key: String) {
+    private func revalidateBehind(_ call: HTTPCall, request: HTTPTransportRequest, stored: CachedResponse, key: String) {
         guard revalidating.withLock({ $0.insert(key).inserted }) else { return }
-        let headers = request.allHTTPHeaderFields ?? [:]
+        let headers = request.headers
         let pending = Pending(key: key, stored: stored, request: CacheControl(headers: headers), requestHeaders: headers, sentAt: call.now, mayStore: true)
         var plan = call.plan
         plan.request = Self.conditional(request, on: stored)
@@ -180,7 +181,7 @@ final class CacheInterceptor: ImmediateInterceptor, Sendable {
         // §3.5: a request that carries its own credentials is stored only when the answer says a
         // shared cache could store it. (The client's authenticator signs after the cache: its
         // calls are stored, which a private cache may do.)
-        if HeaderFields.value("Authorization", in: pending.requestHeaders) != nil,
+        if pending.requestHeaders.contains("Authorization"),
            !(control.isPublic || control.mustRevalidate || control.sharedMaxAge != nil) {
             return nil
         }
@@ -230,7 +231,7 @@ final class CacheInterceptor: ImmediateInterceptor, Sendable {
     }
 
     /// `request` made conditional on `stored`'s validators (§4.3.1).
-    static func conditional(_ request: URLRequest, on stored: CachedResponse) -> URLRequest {
+    static func conditional(_ request: HTTPTransportRequest, on stored: CachedResponse) -> HTTPTransportRequest {
         var conditional = request
         if let etag = stored.parsed.etag {
             conditional.setValue(etag, forHTTPHeaderField: "If-None-Match")
@@ -270,7 +271,7 @@ struct RequestCacheHeaders {
     private(set) var control = CacheControl()
     private(set) var hasOwnConditions = false
 
-    init(_ headers: [String: String]) {
+    init(_ headers: HTTPHeaders) {
         var cacheControl = ""
         var pragma: String?
         for (name, value) in headers {

@@ -69,10 +69,10 @@ struct CachedResponse: Sendable, Equatable {
     }
 
     /// The request's value of each name in `names`, whitespace-normalized (§4.1).
-    static func values(of names: [String], in requestHeaders: [String: String]) -> [String: String] {
+    static func values(of names: [String], in requestHeaders: HTTPHeaders) -> [String: String] {
         var values: [String: String] = [:]
         for name in names {
-            if let value = HeaderFields.value(name, in: requestHeaders) {
+            if let value = requestHeaders[name] {
                 values[name] = value.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
             }
         }
@@ -80,7 +80,7 @@ struct CachedResponse: Sendable, Equatable {
     }
 
     /// Whether a request with `requestHeaders` may be answered by this variant (§4.1).
-    func matches(_ requestHeaders: [String: String]) -> Bool {
+    func matches(_ requestHeaders: HTTPHeaders) -> Bool {
         let names = parsed.varyNames
         if names.isEmpty { return varyValues.isEmpty }
         guard !names.contains("*") else { return false }

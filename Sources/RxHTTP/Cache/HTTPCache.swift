@@ -86,7 +86,7 @@ public final class HTTPCache: Sendable {
     }
 
     /// The stored variant a request with `requestHeaders` may use (§4.1), the newest first.
-    func lookup(_ key: String, requestHeaders: [String: String]) -> CachedResponse? {
+    func lookup(_ key: String, requestHeaders: HTTPHeaders) -> CachedResponse? {
         variants(for: key).filter { $0.matches(requestHeaders) }.max { $0.responseTime < $1.responseTime }
     }
 

@@ -49,15 +49,15 @@ final class RequestCoalescer: HTTPInterceptor, Sendable {
     }
 
     func prepare(
-        _ request: URLRequest,
+        _ request: HTTPTransportRequest,
         for call: HTTPCall,
         completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void
     ) -> Disposable? {
-        guard call.method == .get || call.method == .head, call.plan.stream == nil, let url = request.url else {
+        guard call.method == .get || call.method == .head, call.plan.stream == nil else {
             completion(.proceed(request))
             return nil
         }
-        let key = key(for: request, url: url, signed: call.plan.requiresAuthentication)
+        let key = key(for: request, url: request.url, signed: call.plan.requiresAuthentication)
         let (groupID, memberID, starts) = state.withLock { state -> (UInt64, UInt64, Bool) in
             state.nextID += 1
             let member = state.nextID
@@ -123,10 +123,10 @@ final class RequestCoalescer: HTTPInterceptor, Sendable {
         exchange?.cancel()
     }
 
-    private func key(for request: URLRequest, url: URL, signed: Bool) -> Key {
-        let headers = request.allHTTPHeaderFields ?? [:]
+    private func key(for request: HTTPTransportRequest, url: URL, signed: Bool) -> Key {
+        let headers = request.headers
         var names = Self.keyHeaders
-        if let cache, request.httpMethod ?? "GET" == "GET" {
+        if let cache, request.method == .get {
             for variant in cache.variants(for: CacheInterceptor.key(url)) {
                 for name in CachedResponse.varyNames(variant.headers) where !names.contains(name) {
                     names.append(name)
@@ -134,7 +134,7 @@ final class RequestCoalescer: HTTPInterceptor, Sendable {
             }
         }
         return Key(
-            method: request.httpMethod ?? "GET", url: CacheInterceptor.key(url), signed: signed,
+            method: request.httpMethod, url: CacheInterceptor.key(url), signed: signed,
             headers: CachedResponse.values(of: names, in: headers)
         )
     }

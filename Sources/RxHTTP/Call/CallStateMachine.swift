@@ -19,7 +19,7 @@ struct CallStateMachine {
     /// as the interceptors left it so far.
     struct Attempt {
         let number: Int
-        var request: URLRequest
+        var request: HTTPTransportRequest
         /// How many interceptors let it through (they are owed a `didReceive`).
         var passed: Int
         /// Whether an interceptor may have changed the request's headers (then they are checked
@@ -29,7 +29,7 @@ struct CallStateMachine {
 
     /// What went to the transport for an attempt.
     struct Transmission {
-        let request: URLRequest
+        let request: HTTPTransportRequest
         let info: HTTPRequestInfo
         let sentAt: Date
         /// The exchange, once the transport returned it (nil while `send` runs).
@@ -83,7 +83,7 @@ struct CallStateMachine {
 
     /// What an interceptor decided before an attempt.
     enum Preparation {
-        case proceed(URLRequest)
+        case proceed(HTTPTransportRequest)
         case answer(HTTPResponse)
         case fail(HTTPClientError)
     }
@@ -146,7 +146,7 @@ struct CallStateMachine {
 
     let interceptorCount: Int
     /// The request as the call built it: every attempt starts from it.
-    let request: URLRequest
+    let request: HTTPTransportRequest
     private(set) var state = State.created
     /// How many times the request went to the transport.
     private(set) var sends = 0
@@ -165,7 +165,7 @@ struct CallStateMachine {
     /// Whether the call was cancelled before it finished.
     var cancelled: Bool { endedBy == .cancelled }
 
-    init(request: URLRequest, interceptorCount: Int) {
+    init(request: HTTPTransportRequest, interceptorCount: Int) {
         self.request = request
         self.interceptorCount = interceptorCount
     }
@@ -271,7 +271,7 @@ struct CallStateMachine {
     // MARK: Sending
 
     /// The send action is about to hand `request` to the transport.
-    mutating func sending(_ attempt: Attempt, request: URLRequest, info: HTTPRequestInfo, at now: Date) -> Bool {
+    mutating func sending(_ attempt: Attempt, request: HTTPTransportRequest, info: HTTPRequestInfo, at now: Date) -> Bool {
         guard case .preparing(let current, let step, nil) = state, step == interceptorCount, current.number == attempt.number else {
             return false
         }

@@ -16,8 +16,8 @@ extension HTTPCall {
             emitAnswer(transportResult, attempt: attempt.number, sentAt: transmission.sentAt)
             result = result.flatMap { validate($0, request: transmission.request) }
             let plugins = client.plugins
-            for plugin in plugins {
-                plugin.didReceive(result, request: transmission.request, info: transmission.info)
+            if !plugins.isEmpty {
+                HTTPPluginBridge.didReceive(result, request: transmission.request, plugins: plugins, info: transmission.info)
             }
             for plugin in plugins {
                 result = plugin.process(result, info: transmission.info)
@@ -71,7 +71,7 @@ extension HTTPCall {
     }
 
     /// The acceptable statuses, and the body limit for transports that do not enforce it.
-    func validate(_ response: HTTPResponse, request: URLRequest) -> Result<HTTPResponse, HTTPClientError> {
+    func validate(_ response: HTTPResponse, request: HTTPTransportRequest) -> Result<HTTPResponse, HTTPClientError> {
         let url = response.url ?? request.url
         let limit = client.transportOptions.maxResponseBodySize
         guard response.body.count <= limit else {

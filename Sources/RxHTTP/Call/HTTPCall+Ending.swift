@@ -62,8 +62,9 @@ extension HTTPCall {
             if let transmission = unwind.transmission {
                 // Every attempt that started ends, for the events and the observers too.
                 emitAnswer(.failure(error), attempt: unwind.attempt.number, sentAt: transmission.sentAt)
-                for plugin in client.plugins {
-                    plugin.didReceive(.failure(error), request: transmission.request, info: transmission.info)
+                let plugins = client.plugins
+                if !plugins.isEmpty {
+                    HTTPPluginBridge.didReceive(.failure(error), request: transmission.request, plugins: plugins, info: transmission.info)
                 }
             }
             var index = unwind.attempt.passed
@@ -219,8 +220,7 @@ extension HTTPCall {
     /// The request's URL as events show it: redacted once per call.
     func redactedURL() -> String? {
         if let cached = core.withLock({ $0.redactedURL }) { return cached }
-        guard let url = plan.request.url else { return nil }
-        let redacted = Redaction.standard.url(url)
+        let redacted = Redaction.standard.url(plan.request.url)
         core.withLock { $0.redactedURL = redacted }
         return redacted
     }

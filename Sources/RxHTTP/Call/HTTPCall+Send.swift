@@ -13,14 +13,14 @@ extension HTTPCall {
             requestName: plan.requestName, callID: id, attempt: attempt.number
         )
         let plugins = client.plugins
-        for plugin in plugins {
-            request = plugin.prepare(request, info: info)
-        }
         if attempt.headersChanged || !plugins.isEmpty {
             // The client checked its own headers when it built the request: only what interceptors
             // and plugins may have added needs checking again.
             do throws(HTTPClientError) {
-                try HeaderValidation.validate(request.allHTTPHeaderFields ?? [:], url: request.url)
+                if !plugins.isEmpty {
+                    request = try HTTPPluginBridge.prepare(request, plugins: plugins, info: info)
+                }
+                try HeaderValidation.validate(request.headers, url: request.url)
             } catch {
                 apply { $0.notSent(attempt, error: error) }
                 return
@@ -37,8 +37,8 @@ extension HTTPCall {
         }
         let now = client.clock.now
         guard core.withLock({ $0.machine.sending(attempt, request: request, info: info, at: now) }) else { return }
-        for plugin in plugins {
-            plugin.willSend(request, info: info)
+        if !plugins.isEmpty {
+            HTTPPluginBridge.willSend(request, plugins: plugins, info: info)
         }
         emit(.attemptStarted(attempt: attempt.number))
         let number = attempt.number

@@ -16,7 +16,7 @@ import Foundation
 public final class HTTPCall: @unchecked Sendable {
     /// What a call sends and how it may be repeated, fixed when it is made.
     struct Plan {
-        var request: URLRequest
+        var request: HTTPTransportRequest
         var method: HTTPMethod
         var path: String
         var requestName: String
@@ -307,7 +307,7 @@ public final class HTTPCall: @unchecked Sendable {
             return Disposables.create()
         }
         var recovery: Disposable?
-        if plan.policy.retriesWhenReachable, let url = plan.request.url, let reachability = client.reachability(for: url) {
+        if plan.policy.retriesWhenReachable, let reachability = client.reachability(for: plan.request.url) {
             // May fire at once, while registering: the machine takes the first ending only.
             recovery = reachability.whenReachableAgain { [weak self] in
                 self?.apply { $0.waitEnded(next: next, trigger: .reachability, at: clock.now) }

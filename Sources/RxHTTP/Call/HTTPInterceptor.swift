@@ -23,10 +23,10 @@ import RxCore
 ///
 /// ```swift
 /// struct RequestSigner: HTTPInterceptor {
-///     func prepare(_ request: URLRequest, for call: HTTPCall,
+///     func prepare(_ request: HTTPTransportRequest, for call: HTTPCall,
 ///                  completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void) -> Disposable? {
 ///         var signed = request
-///         signed.setValue("v1", forHTTPHeaderField: "X-Signature")
+///         signed.headers.replaceOrAdd(name: "X-Signature", value: "v1")
 ///         completion(.proceed(signed))
 ///         return nil
 ///     }
@@ -50,6 +50,24 @@ public protocol HTTPInterceptor: Sendable {
     /// - Returns: While holding the attempt, what cancels the wait (the call was cancelled, timed
     ///   out or shut down: `completion` must then not be needed); nil if `completion` was already
     ///   called or nothing needs cancelling.
+    func prepare(
+        _ request: HTTPTransportRequest,
+        for call: HTTPCall,
+        completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void
+    ) -> Disposable?
+
+    /// Decides about an attempt with the request as a Foundation `URLRequest`: what interceptors
+    /// implemented before `HTTPTransportRequest`. Superseded by `prepare(_:for:completion:)` taking
+    /// an `HTTPTransportRequest`, whose default converts the request and calls this one (an
+    /// interceptor that implements neither pays that conversion on each attempt); this one's
+    /// default passes the request on.
+    ///
+    /// - Parameters:
+    ///   - request: The request as the interceptors before this one left it.
+    ///   - call: The call the attempt belongs to.
+    ///   - completion: Takes the decision, as for `prepare(_:for:completion:)`.
+    /// - Returns: What cancels the wait, as for `prepare(_:for:completion:)`.
+    @available(*, deprecated, message: "implement prepare(_:for:completion:) taking an HTTPTransportRequest")
     func prepare(
         _ request: URLRequest,
         for call: HTTPCall,
@@ -91,7 +109,20 @@ public protocol HTTPInterceptor: Sendable {
 }
 
 extension HTTPInterceptor {
+    /// Asks the `URLRequest` requirement (an interceptor written before `HTTPTransportRequest` may
+    /// implement it), whose default passes the request on.
+    public func prepare(
+        _ request: HTTPTransportRequest,
+        for call: HTTPCall,
+        completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void
+    ) -> Disposable? {
+        (FoundationPreparationBridge() as any FoundationPreparationBridging).prepare(
+            request.urlRequest, on: self, for: call, completion: completion
+        )
+    }
+
     /// Passes the request on unchanged.
+    @available(*, deprecated, message: "implement prepare(_:for:completion:) taking an HTTPTransportRequest")
     public func prepare(
         _ request: URLRequest,
         for call: HTTPCall,
@@ -118,13 +149,49 @@ extension HTTPInterceptor {
 /// - Note: A value type; `Sendable`.
 public enum HTTPInterceptorPreparation: Sendable {
     /// Pass this request on to the next interceptor, then the transport.
-    case proceed(URLRequest)
+    case proceed(HTTPTransportRequest)
     /// Answer the attempt without the network (a cache hit): the interceptors before this one get
     /// it as the attempt's response.
     case answer(HTTPResponse)
     /// End the attempt with this error before sending (a refusal): the interceptors before this one
     /// get it as the attempt's failure. Nothing was sent, so the retry policy does not retry it.
     case fail(HTTPClientError)
+}
+
+extension HTTPInterceptorPreparation {
+    /// Pass this Foundation request on: what interceptors written before `HTTPTransportRequest`
+    /// answer. A request that cannot be converted (no URL, a body stream) fails the attempt with
+    /// `.invalidRequest`.
+    ///
+    /// - Parameter request: The request to pass on.
+    /// - Returns: `.proceed` with the converted request, or `.fail`.
+    @available(*, deprecated, message: "pass an HTTPTransportRequest")
+    public static func proceed(_ request: URLRequest) -> HTTPInterceptorPreparation {
+        do {
+            return .proceed(try HTTPTransportRequest(request))
+        } catch {
+            return .fail(error)
+        }
+    }
+}
+
+/// Reaches the deprecated `URLRequest` requirement from the default that must still call it,
+/// without a deprecation warning on every build of this module.
+private protocol FoundationPreparationBridging {
+    func prepare(
+        _ request: URLRequest, on interceptor: any HTTPInterceptor, for call: HTTPCall,
+        completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void
+    ) -> Disposable?
+}
+
+private struct FoundationPreparationBridge: FoundationPreparationBridging {
+    @available(*, deprecated)
+    func prepare(
+        _ request: URLRequest, on interceptor: any HTTPInterceptor, for call: HTTPCall,
+        completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void
+    ) -> Disposable? {
+        interceptor.prepare(request, for: call, completion: completion)
+    }
 }
 
 /// What an interceptor decides after an attempt.

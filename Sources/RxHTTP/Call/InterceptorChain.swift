@@ -6,7 +6,7 @@ import RxCore
 protocol ImmediateInterceptor: HTTPInterceptor {
     /// The decision at once, or nil when the interceptor has to wait (the call then asks `prepare`).
     /// `.proceed` passes the request on unchanged.
-    func prepareAtOnce(_ request: URLRequest, for call: HTTPCall) -> HTTPInterceptorPreparation?
+    func prepareAtOnce(_ request: HTTPTransportRequest, for call: HTTPCall) -> HTTPInterceptorPreparation?
 }
 
 /// The interceptors of a call in their fixed order (the configuration's, then the built-ins), with

@@ -9,7 +9,7 @@ enum InternalCallStart: Hashable, Sendable {
 }
 
 extension HTTPClient {
-    /// What a send needs besides decoding: everything `buildURLRequest` turns into a URLRequest.
+    /// What a send needs besides decoding: everything `buildRequest` turns into the request value.
     struct RequestParts {
         var baseURL: URL?
         var path: String
@@ -112,10 +112,10 @@ extension HTTPClient {
             }
             policy.deadline = valid < TimeoutBounds.maximum ? valid : nil
         }
-        var request = try buildURLRequest(parts)
-        if parts.idempotency == .keyed, request.value(forHTTPHeaderField: Idempotency.keyHeader) == nil {
+        var request = try buildRequest(parts)
+        if parts.idempotency == .keyed, !request.headers.contains(Idempotency.keyHeader) {
             // One key per call: every attempt and replay of this call sends the same request.
-            request.setValue(UUID().uuidString, forHTTPHeaderField: Idempotency.keyHeader)
+            request.headers.add(name: Idempotency.keyHeader, value: UUID().uuidString)
         }
         return HTTPCall.Plan(
             request: request, method: parts.method, path: parts.path, requestName: parts.requestName,
@@ -124,12 +124,13 @@ extension HTTPClient {
             policy: policy, idempotency: parts.idempotency,
             requiresAuthentication: parts.requiresAuthentication && authenticator != nil,
             cachePolicy: parts.cachePolicy,
-            gate: parts.baseURL == nil ? baseGate : request.url.flatMap { hosts.gate(for: $0) }
+            gate: parts.baseURL == nil ? baseGate : hosts.gate(for: request.url)
         )
     }
 
-    /// The URLRequest for `parts`: URL, method, merged headers, body, time-out.
-    func buildURLRequest(_ parts: RequestParts) throws(HTTPClientError) -> URLRequest {
+    /// The request value for `parts`: URL, method, the default headers overridden by the request's,
+    /// body, time-out.
+    func buildRequest(_ parts: RequestParts) throws(HTTPClientError) -> HTTPTransportRequest {
         let query = try ParameterValues.pairs(parts.query)
         let url: URL
         if let base = parts.baseURL {
@@ -153,15 +154,23 @@ extension HTTPClient {
         } else {
             timeout = configuration.timeout
         }
-        var headers = HeaderFields.merging(configuration.defaultHeaders, parts.headers)
         // Every header is checked: the defaults once, when the client was made (unless one of them
-        // failed, then all of them here), the request's own and the body's type on each request.
+        // failed: then all of them here, after the request's own may have replaced it), the
+        // request's own and the body's type on each request.
+        var headers = defaultHeaderFields
+        if !parts.headers.isEmpty {
+            // The request's own fields replace defaults of the same name (any case), in name order.
+            headers.reserveCapacity(headers.count + parts.headers.count)
+            for (name, value) in parts.headers.sorted(by: { $0.key < $1.key }) {
+                headers.replaceOrAdd(name: name, value: value)
+            }
+        }
         if defaultHeadersAreValid {
             try HeaderValidation.validate(parts.headers, url: url)
         } else {
             try HeaderValidation.validate(headers, url: url)
         }
-        var bodyData: Data?
+        var sentBody = HTTPTransportRequest.Body.empty
         if let body = parts.body {
             let encoded: HTTPBody?
             do {
@@ -176,22 +185,13 @@ extension HTTPClient {
                 )
             }
             if let encoded {
-                bodyData = encoded.data
-                if let contentType = encoded.contentType, HeaderFields.value("Content-Type", in: headers) == nil {
+                sentBody = .bytes(encoded.data)
+                if let contentType = encoded.contentType, !headers.contains("Content-Type") {
                     try HeaderValidation.validate(["Content-Type": contentType], url: url)
-                    headers["Content-Type"] = contentType
+                    headers.add(name: "Content-Type", value: contentType)
                 }
             }
         }
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        // URLRequest setters copy the request on Linux: only the ones that change something.
-        if parts.method != .get {
-            request.httpMethod = parts.method.rawValue
-        }
-        request.allHTTPHeaderFields = headers
-        if let bodyData {
-            request.httpBody = bodyData
-        }
-        return request
+        return HTTPTransportRequest(method: parts.method, url: url, headers: headers, body: sentBody, timeoutInterval: timeout)
     }
 }

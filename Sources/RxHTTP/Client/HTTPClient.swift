@@ -65,6 +65,9 @@ public final class HTTPClient: Sendable {
     /// Whether `configuration.defaultHeaders` passed `HeaderValidation` (checked once, here): then
     /// a request checks only the headers it adds.
     let defaultHeadersAreValid: Bool
+    /// `configuration.defaultHeaders` as the header list every request starts from, sorted by name
+    /// once here (a dictionary has no order of its own).
+    let defaultHeaderFields: HTTPHeaders
     /// `baseURL` taken apart once, or nil when it is nil or cannot be parsed (`baseURLError`).
     let parsedBaseURL: URLBuilder.Base?
     let callbackQueue: DispatchQueue
@@ -175,6 +178,7 @@ public final class HTTPClient: Sendable {
         }
         self.configuration = configuration
         self.defaultHeadersAreValid = (try? HeaderValidation.validate(configuration.defaultHeaders, url: nil)) != nil
+        self.defaultHeaderFields = HTTPHeaders(configuration.defaultHeaders)
         self.plugins = plugins
         self.authenticator = authenticator
         self.clock = configuration.scheduler

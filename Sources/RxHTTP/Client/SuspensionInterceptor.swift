@@ -8,7 +8,7 @@ import Synchronization
 final class SuspensionInterceptor: ImmediateInterceptor {
     private struct Held {
         let id: Int
-        let request: URLRequest
+        let request: HTTPTransportRequest
         let completion: @Sendable (HTTPInterceptorPreparation) -> Void
     }
 
@@ -46,14 +46,14 @@ final class SuspensionInterceptor: ImmediateInterceptor {
         }
     }
 
-    func prepareAtOnce(_ request: URLRequest, for call: HTTPCall) -> HTTPInterceptorPreparation? {
+    func prepareAtOnce(_ request: HTTPTransportRequest, for call: HTTPCall) -> HTTPInterceptorPreparation? {
         // A suspend racing this read is like one that came a moment later: the attempt was on its way.
         guard !call.plan.bypassesSuspension, suspended.load(ordering: .acquiring) else { return .proceed(request) }
         return nil
     }
 
     func prepare(
-        _ request: URLRequest,
+        _ request: HTTPTransportRequest,
         for call: HTTPCall,
         completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void
     ) -> Disposable? {

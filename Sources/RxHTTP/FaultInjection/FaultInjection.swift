@@ -25,7 +25,7 @@ import Foundation
 ///
 /// - Note: Thread-safe. Delays run on `scheduler` (a `TestScheduler` in tests); injected answers
 ///   never arrive inside the call that sent the request.
-public final class FaultInjection: HTTPTransport {
+public final class FaultInjection: HTTPTransport, URLRequestForwarding {
     private struct State {
         var rules: [FaultRule]
         var isEnabled = true
@@ -86,7 +86,7 @@ public final class FaultInjection: HTTPTransport {
     }
 
     /// Draws the fate of `request` (one draw per matching rule, in order).
-    func decide(_ request: URLRequest) -> Decision {
+    func decide(_ request: HTTPTransportRequest) -> Decision {
         state.withLock { state in
             state.requests += 1
             guard state.isEnabled else { return Decision() }
@@ -107,12 +107,8 @@ public final class FaultInjection: HTTPTransport {
 
     // MARK: HTTPTransport
 
-    public func send(_ request: URLRequest, completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Disposable {
-        send(request, options: .standard, completion: completion)
-    }
-
     public func send(
-        _ request: URLRequest,
+        _ request: HTTPTransportRequest,
         options: HTTPTransportOptions,
         completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
     ) -> Disposable {
@@ -137,7 +133,7 @@ public final class FaultInjection: HTTPTransport {
     }
 
     public func stream(
-        _ request: URLRequest,
+        _ request: HTTPTransportRequest,
         options: HTTPTransportOptions,
         receive: @escaping @Sendable (Result<HTTPStreamPart, any Error>) -> Void
     ) -> Disposable {
@@ -169,7 +165,7 @@ public final class FaultInjection: HTTPTransport {
     }
 
     public func upgrade(
-        _ request: URLRequest,
+        _ request: HTTPTransportRequest,
         options: HTTPTransportOptions,
         completion: @escaping @Sendable (Result<HTTPUpgradeResult, any Error>) -> Void
     ) -> Disposable {
@@ -203,7 +199,7 @@ public final class FaultInjection: HTTPTransport {
     /// transport sent the request for a drop and a time-out (the server acts on it).
     private func injectFailure<Value: Sendable>(
         _ fault: Fault,
-        request: URLRequest,
+        request: HTTPTransportRequest,
         exchange: FaultExchange<Value>,
         sendFirst: @escaping @Sendable (@escaping @Sendable () -> Void) -> Disposable,
         answer: @escaping @Sendable (HTTPResponse) -> Result<Value, any Error>

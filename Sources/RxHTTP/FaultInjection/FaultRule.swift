@@ -76,10 +76,10 @@ public struct FaultRule: Sendable, Hashable {
         self.methods = methods
     }
 
-    func matches(_ request: URLRequest) -> Bool {
-        if let host, request.url?.host?.caseInsensitiveCompare(host) != .orderedSame { return false }
-        if let pathPrefix, !(request.url?.path ?? "").hasPrefix(pathPrefix) { return false }
-        if let methods, !methods.contains(HTTPMethod(rawValue: request.httpMethod ?? "GET")) { return false }
+    func matches(_ request: HTTPTransportRequest) -> Bool {
+        if let host, request.url.host?.caseInsensitiveCompare(host) != .orderedSame { return false }
+        if let pathPrefix, !request.url.path.hasPrefix(pathPrefix) { return false }
+        if let methods, !methods.contains(request.method) { return false }
         return true
     }
 }

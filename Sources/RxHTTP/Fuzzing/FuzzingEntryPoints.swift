@@ -63,12 +63,13 @@ public enum FuzzingEntryPoints {
         }
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         _ = CacheControl(text)
-        _ = RequestCacheHeaders(requestHeaders)
+        let requestFields = HTTPHeaders(requestHeaders)
+        _ = RequestCacheHeaders(requestFields)
         let stored = CachedResponse(statusCode: 200, headers: headers, body: data, url: nil, requestTime: now, responseTime: now, varyValues: [:])
         let freshness = CacheFreshness(stored, now: now.addingTimeInterval(30))
         _ = freshness.isUsable(for: CacheControl(text))
         _ = freshness.allowsStaleIfError(request: CacheControl(text))
-        _ = stored.matches(requestHeaders)
+        _ = stored.matches(requestFields)
         _ = stored.updated(with: headers, requestTime: now, responseTime: now)
         _ = RateLimitHeaders.status(in: headers, now: now)
         _ = RateLimitHeaders.parseRateLimitField(text)
@@ -140,7 +141,7 @@ public enum FuzzingEntryPoints {
         guard let current = URL(string: "https://api.example.com/a/b?c=d") else { return }
         for policy in [RedirectPolicy.follow, .sameOrigin, RedirectPolicy(allowsHTTPSDowngrade: true)] {
             _ = policy.decide(
-                location: location, current: current, proposed: URLRequest(url: current), hopsSoFar: 0,
+                location: location, current: current, proposed: HTTPTransportRequest(url: current), hopsSoFar: 0,
                 credentialHeaderNames: ["X-Token"]
             )
         }

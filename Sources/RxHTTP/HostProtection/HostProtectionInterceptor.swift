@@ -10,7 +10,7 @@ struct HostProtectionInterceptor: ImmediateInterceptor {
     /// The slot the attempt holds, from admission to its answer.
     static let slotKey = HTTPCallKey<HostGate.Slot>("host slot")
 
-    func prepareAtOnce(_ request: URLRequest, for call: HTTPCall) -> HTTPInterceptorPreparation? {
+    func prepareAtOnce(_ request: HTTPTransportRequest, for call: HTTPCall) -> HTTPInterceptorPreparation? {
         guard let gate = call.plan.gate else { return .proceed(request) }
         guard let slot = gate.admitAtOnce(bypassesQueue: call.plan.bypassesSuspension, isFirstAttempt: call.sends == 0, now: call.now) else {
             return nil
@@ -31,7 +31,7 @@ struct HostProtectionInterceptor: ImmediateInterceptor {
     }
 
     func prepare(
-        _ request: URLRequest,
+        _ request: HTTPTransportRequest,
         for call: HTTPCall,
         completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void
     ) -> Disposable? {

@@ -47,7 +47,7 @@ public struct TracingInterceptor: HTTPInterceptor {
     }
 
     public func prepare(
-        _ request: URLRequest,
+        _ request: HTTPTransportRequest,
         for call: HTTPCall,
         completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void
     ) -> Disposable? {
@@ -135,7 +135,7 @@ public struct TracingInterceptor: HTTPInterceptor {
 
 /// Writes a context's values (`traceparent`, `tracestate`, …) as request headers.
 struct RequestHeaderInjector: Injector {
-    func inject(_ value: String, forKey key: String, into request: inout URLRequest) {
+    func inject(_ value: String, forKey key: String, into request: inout HTTPTransportRequest) {
         request.setValue(value, forHTTPHeaderField: key)
     }
 }

@@ -44,6 +44,22 @@ public enum HeaderValidation {
         }
     }
 
+    /// Throws `.invalidRequest` naming the first bad field of `headers` (its value is not echoed).
+    public static func validate(_ headers: HTTPHeaders, url: URL?) throws(HTTPClientError) {
+        for (name, value) in headers {
+            guard isValidToken(name) else {
+                throw HTTPClientError(.invalidRequest, message: "header name \(escaped(name)) is not a valid HTTP token", url: url)
+            }
+            guard isValidValue(value) else {
+                throw HTTPClientError(
+                    .invalidRequest,
+                    message: "the value of header \(name) contains CR, LF or another forbidden control character",
+                    url: url
+                )
+            }
+        }
+    }
+
     /// The name with control characters made visible, for error messages.
     static func escaped(_ text: String) -> String {
         var result = "\""

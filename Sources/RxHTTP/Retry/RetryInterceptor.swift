@@ -10,7 +10,7 @@ import RxCore
 /// open circuit, a full queue, a failed refresh, a header that failed its checks) passes as it is.
 /// The wait itself, and its early end when the host comes back, belong to the call.
 struct RetryInterceptor: ImmediateInterceptor {
-    func prepareAtOnce(_ request: URLRequest, for call: HTTPCall) -> HTTPInterceptorPreparation? {
+    func prepareAtOnce(_ request: HTTPTransportRequest, for call: HTTPCall) -> HTTPInterceptorPreparation? {
         .proceed(request)
     }
 

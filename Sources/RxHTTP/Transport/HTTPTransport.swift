@@ -1,8 +1,9 @@
 import Foundation
 import RxCore
 
-/// Sends one `URLRequest` and hands back the whole response: the seam between `HTTPClient` and
-/// the network, so that a faster engine, or `StubTransport` in tests, can be plugged in.
+/// Sends one `HTTPTransportRequest` and hands back the whole response: the seam between
+/// `HTTPClient` and the network, so that a faster engine, or `StubTransport` in tests, can be
+/// plugged in.
 ///
 /// Contract: `completion` is called at most once, with the response (any status code) or an
 /// error; never after the returned disposable was disposed — disposing cancels the exchange and
@@ -13,23 +14,15 @@ import RxCore
 /// the client, which then assumes the request may have been sent unless the code says the
 /// connection was never made.
 ///
-/// A transport implements `send(_:completion:)`; one that can honour the client's redirect policy
-/// and body limit implements `send(_:options:completion:)` too (its default ignores the options,
-/// and the client then checks the body size only after the fact).
+/// A transport implements `send(_:options:completion:)`; `stream(_:options:receive:)` (its default
+/// buffers the whole response) and `upgrade(_:options:completion:)` (its default says
+/// `.unsupported`) when it can do better. The `URLRequest` requirements are what transports
+/// implemented before `HTTPTransportRequest`: a transport that still implements only those keeps
+/// working (the defaults convert between the two, at a cost per request) and the compiler says
+/// which method to implement instead.
 ///
 /// - Note: Implementations are thread-safe; `completion` may run on any thread.
 public protocol HTTPTransport: Sendable {
-    /// Starts sending `request`.
-    ///
-    /// - Parameters:
-    ///   - request: The request, fully built and validated.
-    ///   - completion: Receives the response or the error, at most once.
-    /// - Returns: Disposing it cancels the exchange; `completion` is then not called.
-    func send(
-        _ request: URLRequest,
-        completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
-    ) -> Disposable
-
     /// Starts sending `request` under `options` (redirect policy, largest body).
     ///
     /// - Parameters:
@@ -38,7 +31,7 @@ public protocol HTTPTransport: Sendable {
     ///   - completion: Receives the response or the error, at most once.
     /// - Returns: Disposing it cancels the exchange; `completion` is then not called.
     func send(
-        _ request: URLRequest,
+        _ request: HTTPTransportRequest,
         options: HTTPTransportOptions,
         completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
     ) -> Disposable
@@ -58,7 +51,7 @@ public protocol HTTPTransport: Sendable {
     ///     the returned disposable was disposed.
     /// - Returns: Disposing it cancels the exchange.
     func stream(
-        _ request: URLRequest,
+        _ request: HTTPTransportRequest,
         options: HTTPTransportOptions,
         receive: @escaping @Sendable (Result<HTTPStreamPart, any Error>) -> Void
     ) -> Disposable
@@ -80,7 +73,7 @@ public protocol HTTPTransport: Sendable {
     /// - Returns: Disposing it before the answer cancels the exchange; after a `.switched` answer it
     ///   does nothing (the connection is the caller's).
     func upgrade(
-        _ request: URLRequest,
+        _ request: HTTPTransportRequest,
         options: HTTPTransportOptions,
         completion: @escaping @Sendable (Result<HTTPUpgradeResult, any Error>) -> Void
     ) -> Disposable
@@ -94,9 +87,116 @@ public protocol HTTPTransport: Sendable {
     /// true for a transport that owns what nobody else can release (an AsyncHTTPClient it
     /// created). The default is false: a transport handed to a client stays the caller's to release.
     var shutsDownWithClient: Bool { get }
+
+    // MARK: Before HTTPTransportRequest
+
+    /// Starts sending a Foundation request. Superseded by `send(_:options:completion:)` with an
+    /// `HTTPTransportRequest`; the default converts and calls it.
+    ///
+    /// - Parameters:
+    ///   - request: The request, fully built and validated.
+    ///   - completion: Receives the response or the error, at most once.
+    /// - Returns: Disposing it cancels the exchange; `completion` is then not called.
+    @available(*, deprecated, message: "implement send(_:options:completion:) taking an HTTPTransportRequest")
+    func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
+    ) -> Disposable
+
+    /// Starts sending a Foundation request under `options`. Superseded by the
+    /// `HTTPTransportRequest` requirement; the default calls `send(_:completion:)`.
+    ///
+    /// - Parameters:
+    ///   - request: The request, fully built and validated.
+    ///   - options: What the client asks of the exchange.
+    ///   - completion: Receives the response or the error, at most once.
+    /// - Returns: Disposing it cancels the exchange; `completion` is then not called.
+    @available(*, deprecated, message: "implement send(_:options:completion:) taking an HTTPTransportRequest")
+    func send(
+        _ request: URLRequest,
+        options: HTTPTransportOptions,
+        completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
+    ) -> Disposable
+
+    /// Streams the response to a Foundation request. Superseded by the `HTTPTransportRequest`
+    /// requirement; the default buffers through `send(_:options:completion:)`.
+    ///
+    /// - Parameters:
+    ///   - request: The request, fully built and validated.
+    ///   - options: What the client asks of the exchange.
+    ///   - receive: Receives the parts in order.
+    /// - Returns: Disposing it cancels the exchange.
+    @available(*, deprecated, message: "implement stream(_:options:receive:) taking an HTTPTransportRequest")
+    func stream(
+        _ request: URLRequest,
+        options: HTTPTransportOptions,
+        receive: @escaping @Sendable (Result<HTTPStreamPart, any Error>) -> Void
+    ) -> Disposable
+
+    /// Asks to switch protocols with a Foundation request. Superseded by the
+    /// `HTTPTransportRequest` requirement; the default fails with `.unsupported`.
+    ///
+    /// - Parameters:
+    ///   - request: The request, fully built and validated.
+    ///   - options: What the client asks of the exchange.
+    ///   - completion: Receives the answer or the error, at most once.
+    /// - Returns: Disposing it before the answer cancels the exchange.
+    @available(*, deprecated, message: "implement upgrade(_:options:completion:) taking an HTTPTransportRequest")
+    func upgrade(
+        _ request: URLRequest,
+        options: HTTPTransportOptions,
+        completion: @escaping @Sendable (Result<HTTPUpgradeResult, any Error>) -> Void
+    ) -> Disposable
 }
 
 extension HTTPTransport {
+    /// Sends through the `URLRequest` requirement of a transport written before
+    /// `HTTPTransportRequest`, converting the request.
+    @available(*, deprecated, message: "implement send(_:options:completion:) taking an HTTPTransportRequest")
+    public func send(
+        _ request: HTTPTransportRequest,
+        options: HTTPTransportOptions,
+        completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
+    ) -> Disposable {
+        send(request.urlRequest, options: options, completion: completion)
+    }
+
+    /// Streams through the `URLRequest` requirement (whose default buffers): a transport written
+    /// before `HTTPTransportRequest` keeps its own streaming.
+    public func stream(
+        _ request: HTTPTransportRequest,
+        options: HTTPTransportOptions,
+        receive: @escaping @Sendable (Result<HTTPStreamPart, any Error>) -> Void
+    ) -> Disposable {
+        (FoundationRequestBridge() as any FoundationRequestBridging).stream(
+            request.urlRequest, on: self, options: options, receive: receive
+        )
+    }
+
+    /// Switches through the `URLRequest` requirement, whose default fails with `.unsupported`.
+    public func upgrade(
+        _ request: HTTPTransportRequest,
+        options: HTTPTransportOptions,
+        completion: @escaping @Sendable (Result<HTTPUpgradeResult, any Error>) -> Void
+    ) -> Disposable {
+        (FoundationRequestBridge() as any FoundationRequestBridging).upgrade(
+            request.urlRequest, on: self, options: options, completion: completion
+        )
+    }
+
+    public func shutdown() {}
+
+    public var shutsDownWithClient: Bool { false }
+
+    @available(*, deprecated, message: "implement send(_:options:completion:) taking an HTTPTransportRequest")
+    public func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
+    ) -> Disposable {
+        Self.converting(request, failing: completion) { send($0, options: .standard, completion: completion) }
+    }
+
+    @available(*, deprecated, message: "implement send(_:options:completion:) taking an HTTPTransportRequest")
     public func send(
         _ request: URLRequest,
         options: HTTPTransportOptions,
@@ -105,12 +205,19 @@ extension HTTPTransport {
         send(request, completion: completion)
     }
 
-    public func shutdown() {}
-
-    public var shutsDownWithClient: Bool { false }
-
+    @available(*, deprecated, message: "implement stream(_:options:receive:) taking an HTTPTransportRequest")
     public func stream(
         _ request: URLRequest,
+        options: HTTPTransportOptions,
+        receive: @escaping @Sendable (Result<HTTPStreamPart, any Error>) -> Void
+    ) -> Disposable {
+        Self.converting(request, failing: receive) { bufferedStream($0, options: options, receive: receive) }
+    }
+
+    /// A stream served by `send(_:options:completion:)`: the head, the whole body as one chunk, the
+    /// end.
+    func bufferedStream(
+        _ request: HTTPTransportRequest,
         options: HTTPTransportOptions,
         receive: @escaping @Sendable (Result<HTTPStreamPart, any Error>) -> Void
     ) -> Disposable {
@@ -126,5 +233,135 @@ extension HTTPTransport {
                 receive(.failure(error))
             }
         }
+    }
+
+    @available(*, deprecated, message: "implement upgrade(_:options:completion:) taking an HTTPTransportRequest")
+    public func upgrade(
+        _ request: URLRequest,
+        options: HTTPTransportOptions,
+        completion: @escaping @Sendable (Result<HTTPUpgradeResult, any Error>) -> Void
+    ) -> Disposable {
+        unsupportedUpgrade(of: request.url, completion: completion)
+    }
+
+    /// Fails a protocol switch with `.unsupported` (phase `.notSent`), asynchronously as a transport
+    /// would answer, naming the transport.
+    func unsupportedUpgrade(
+        of url: URL?, completion: @escaping @Sendable (Result<HTTPUpgradeResult, any Error>) -> Void
+    ) -> Disposable {
+        let error = HTTPClientError(
+            .unsupported, message: "\(type(of: self)) cannot switch protocols (no WebSocket support)", url: url, phase: .notSent
+        )
+        DispatchQueue.global().async { completion(.failure(error)) }
+        return Disposables.create()
+    }
+
+    /// `request` as an `HTTPTransportRequest` handed to `body`, or its conversion error handed to
+    /// `failing`.
+    static func converting<Value>(
+        _ request: URLRequest, failing: @Sendable (Result<Value, any Error>) -> Void,
+        _ body: (HTTPTransportRequest) -> Disposable
+    ) -> Disposable {
+        do {
+            return body(try HTTPTransportRequest(request))
+        } catch {
+            failing(.failure(error))
+            return Disposables.create()
+        }
+    }
+}
+
+/// Reaches the deprecated `URLRequest` requirements from the defaults that must still call them
+/// (a transport written before `HTTPTransportRequest` may implement them), without a deprecation
+/// warning on every build of this module.
+private protocol FoundationRequestBridging {
+    func stream(
+        _ request: URLRequest, on transport: any HTTPTransport, options: HTTPTransportOptions,
+        receive: @escaping @Sendable (Result<HTTPStreamPart, any Error>) -> Void
+    ) -> Disposable
+    func upgrade(
+        _ request: URLRequest, on transport: any HTTPTransport, options: HTTPTransportOptions,
+        completion: @escaping @Sendable (Result<HTTPUpgradeResult, any Error>) -> Void
+    ) -> Disposable
+}
+
+private struct FoundationRequestBridge: FoundationRequestBridging {
+    @available(*, deprecated)
+    func stream(
+        _ request: URLRequest, on transport: any HTTPTransport, options: HTTPTransportOptions,
+        receive: @escaping @Sendable (Result<HTTPStreamPart, any Error>) -> Void
+    ) -> Disposable {
+        transport.stream(request, options: options, receive: receive)
+    }
+
+    @available(*, deprecated)
+    func upgrade(
+        _ request: URLRequest, on transport: any HTTPTransport, options: HTTPTransportOptions,
+        completion: @escaping @Sendable (Result<HTTPUpgradeResult, any Error>) -> Void
+    ) -> Disposable {
+        transport.upgrade(request, options: options, completion: completion)
+    }
+}
+
+/// A transport written for `HTTPTransportRequest` whose `URLRequest` methods, which code written
+/// before may still call on it, convert the request and forward to the `HTTPTransportRequest` ones.
+/// (`HTTPTransport`'s own defaults go the other way, for transports written before.) The package's
+/// transports conform; so may yours: the conformance adds no requirement.
+///
+/// - Note: Thread-safe as the transport is.
+public protocol URLRequestForwarding: HTTPTransport {}
+
+extension URLRequestForwarding {
+    /// Buffers: the head, the whole body as one chunk, the end (see `HTTPTransport`).
+    public func stream(
+        _ request: HTTPTransportRequest,
+        options: HTTPTransportOptions,
+        receive: @escaping @Sendable (Result<HTTPStreamPart, any Error>) -> Void
+    ) -> Disposable {
+        bufferedStream(request, options: options, receive: receive)
+    }
+
+    /// Fails with `HTTPClientError(.unsupported)`, asynchronously.
+    public func upgrade(
+        _ request: HTTPTransportRequest,
+        options: HTTPTransportOptions,
+        completion: @escaping @Sendable (Result<HTTPUpgradeResult, any Error>) -> Void
+    ) -> Disposable {
+        unsupportedUpgrade(of: request.url, completion: completion)
+    }
+
+    @available(*, deprecated, message: "send an HTTPTransportRequest with send(_:options:completion:)")
+    public func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
+    ) -> Disposable {
+        send(request, options: .standard, completion: completion)
+    }
+
+    @available(*, deprecated, message: "send an HTTPTransportRequest with send(_:options:completion:)")
+    public func send(
+        _ request: URLRequest,
+        options: HTTPTransportOptions,
+        completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
+    ) -> Disposable {
+        Self.converting(request, failing: completion) { send($0, options: options, completion: completion) }
+    }
+
+    @available(*, deprecated, message: "stream an HTTPTransportRequest with stream(_:options:receive:)")
+    public func stream(
+        _ request: URLRequest,
+        options: HTTPTransportOptions,
+        receive: @escaping @Sendable (Result<HTTPStreamPart, any Error>) -> Void
+    ) -> Disposable {
+        Self.converting(request, failing: receive) { stream($0, options: options, receive: receive) }
+    }
+
+    @available(*, deprecated, message: "switch with an HTTPTransportRequest through upgrade(_:options:completion:)")
+    public func upgrade(
+        _ request: URLRequest,
+        options: HTTPTransportOptions,
+        completion: @escaping @Sendable (Result<HTTPUpgradeResult, any Error>) -> Void
+    ) -> Disposable {
+        Self.converting(request, failing: completion) { upgrade($0, options: options, completion: completion) }
     }
 }

@@ -39,20 +39,3 @@ public protocol UpgradedConnection: AnyObject, Sendable {
     /// Closes both directions at once and releases the socket; safe to call more than once.
     func close()
 }
-
-extension HTTPTransport {
-    /// The default: a transport that cannot switch protocols fails with `.unsupported` (phase
-    /// `.notSent`), asynchronously, naming itself.
-    public func upgrade(
-        _ request: URLRequest,
-        options: HTTPTransportOptions,
-        completion: @escaping @Sendable (Result<HTTPUpgradeResult, any Error>) -> Void
-    ) -> Disposable {
-        let error = HTTPClientError(
-            .unsupported, message: "\(type(of: self)) cannot switch protocols (no WebSocket support)",
-            url: request.url, phase: .notSent
-        )
-        DispatchQueue.global().async { completion(.failure(error)) }
-        return Disposables.create()
-    }
-}

@@ -61,7 +61,7 @@ public struct RedirectPolicy: Sendable, Hashable {
     @_spi(TransportSupport)
     public enum Decision: Sendable {
         /// Follow it with this request.
-        case follow(URLRequest)
+        case follow(HTTPTransportRequest)
         /// Do not follow: the 3xx response is the response.
         case deliverResponse
         /// Fail the exchange.
@@ -80,7 +80,7 @@ public struct RedirectPolicy: Sendable, Hashable {
     public func decide(
         location: String?,
         current: URL,
-        proposed: URLRequest,
+        proposed: HTTPTransportRequest,
         hopsSoFar: Int,
         credentialHeaderNames: Set<String>
     ) -> Decision {
@@ -107,11 +107,9 @@ public struct RedirectPolicy: Sendable, Hashable {
         next.url = target
         if !sameOrigin {
             let stripped = Self.credentialHeaders.union(credentialHeaderNames.map { $0.lowercased() })
-            var fields = next.allHTTPHeaderFields ?? [:]
-            for name in fields.keys where stripped.contains(name.lowercased()) {
-                fields[name] = nil
+            for name in next.headers.names where stripped.contains(name.lowercased()) {
+                next.headers.remove(name)
             }
-            next.allHTTPHeaderFields = fields
         }
         return .follow(next)
     }
@@ -140,14 +138,14 @@ extension RedirectPolicy {
     /// - Returns: What to send next, or that the response stands, or why the redirect is refused.
     @_spi(TransportSupport)
     public func followUp(
-        to request: URLRequest,
+        to request: HTTPTransportRequest,
         statusCode: Int,
         location: String?,
         current: URL,
         hopsSoFar: Int,
         credentialHeaderNames: Set<String>
     ) -> Decision {
-        let method = request.httpMethod?.uppercased() ?? "GET"
+        let method = request.httpMethod.uppercased()
         let becomesGET: Bool
         switch statusCode {
         case 301, 302: becomesGET = method == "POST"
@@ -157,13 +155,10 @@ extension RedirectPolicy {
         }
         var proposed = request
         if becomesGET {
-            proposed.httpMethod = "GET"
-            proposed.httpBody = nil
-            var fields = proposed.allHTTPHeaderFields ?? [:]
-            for name in fields.keys where ["content-type", "content-length"].contains(name.lowercased()) {
-                fields[name] = nil
-            }
-            proposed.allHTTPHeaderFields = fields
+            proposed.method = .get
+            proposed.body = .empty
+            proposed.headers.remove("Content-Type")
+            proposed.headers.remove("Content-Length")
         }
         return decide(location: location, current: current, proposed: proposed, hopsSoFar: hopsSoFar, credentialHeaderNames: credentialHeaderNames)
     }

@@ -175,19 +175,27 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
         response: HTTPURLResponse, proposed: URLRequest, answer: @escaping (URLRequest?) -> Void
     ) {
         let current = response.url ?? url ?? proposed.url ?? URL(fileURLWithPath: "/")
+        // URLSession proposes its own request: a redirect converts it both ways (rare, and only here).
+        let converted = Result { () throws(HTTPClientError) in try HTTPTransportRequest(proposed) }
         let refusal = state.withLock { state -> HTTPClientError? in
             guard !state.isFinished else { return nil }
-            let decision = options.redirectPolicy.decide(
-                location: response.value(forHTTPHeaderField: "Location"), current: current, proposed: proposed,
-                hopsSoFar: state.redirects, credentialHeaderNames: options.credentialHeaderNames
-            )
+            let decision: RedirectPolicy.Decision
+            switch converted {
+            case .success(let proposed):
+                decision = options.redirectPolicy.decide(
+                    location: response.value(forHTTPHeaderField: "Location"), current: current, proposed: proposed,
+                    hopsSoFar: state.redirects, credentialHeaderNames: options.credentialHeaderNames
+                )
+            case .failure(let error):
+                decision = .refuse(error)
+            }
             // Answered under the lock on purpose: a cancel (which takes this lock first) then
             // always reaches the task after the answer, never between Foundation's wait and it.
             // The answer only enqueues work on the task's queue; it calls nothing of ours.
             switch decision {
             case .follow(let next):
                 state.redirects += 1
-                answer(next)
+                answer(next.urlRequest)
                 return nil
             case .deliverResponse:
                 answer(nil)

@@ -29,7 +29,7 @@ import Foundation
 /// nothing per request once it has completed.
 ///
 /// - Note: Thread-safe. Completions run on the session's delegate queue.
-public final class URLSessionTransport: HTTPTransport {
+public final class URLSessionTransport: HTTPTransport, URLRequestForwarding {
     /// The current session; nil after `shutdown()` until the next request creates a fresh one.
     private let sessions: LockedState<URLSession?>
     private let configuration: URLSessionConfiguration
@@ -107,15 +107,22 @@ public final class URLSessionTransport: HTTPTransport {
         sessions.withLock { $0 }?.finishTasksAndInvalidate()
     }
 
+    /// Sends a Foundation request under the options this transport was made with.
+    @available(*, deprecated, message: "send an HTTPTransportRequest with send(_:options:completion:)")
     public func send(
         _ request: URLRequest,
         completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
     ) -> Disposable {
-        send(request, options: defaultOptions, completion: completion)
+        do {
+            return send(try HTTPTransportRequest(request), options: defaultOptions, completion: completion)
+        } catch {
+            completion(.failure(error))
+            return Disposables.create()
+        }
     }
 
     public func send(
-        _ request: URLRequest,
+        _ request: HTTPTransportRequest,
         options: HTTPTransportOptions,
         completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
     ) -> Disposable {
@@ -125,24 +132,26 @@ public final class URLSessionTransport: HTTPTransport {
     /// Streams the response through the session delegate: the head, each chunk as URLSession hands
     /// it over, the end. The request's time-out bounds the wait for the head.
     public func stream(
-        _ request: URLRequest,
+        _ request: HTTPTransportRequest,
         options: HTTPTransportOptions,
         receive: @escaping @Sendable (Result<HTTPStreamPart, any Error>) -> Void
     ) -> Disposable {
         start(request, options: options, delivery: .streaming(receive))
     }
 
-    private func start(_ request: URLRequest, options: HTTPTransportOptions, delivery: URLSessionExchange.Delivery) -> Disposable {
+    private func start(_ request: HTTPTransportRequest, options: HTTPTransportOptions, delivery: URLSessionExchange.Delivery) -> Disposable {
         let timeout = TimeoutBounds.clamped(request.timeoutInterval) ?? TimeoutBounds.defaultTimeout
-        var sent = request
         // Always set: a URLRequest's time-out counts on Linux only once set explicitly, and then
         // overrides the session's in both directions. A stream's body may take for ever: URLSession
         // gets the longest time-out, and the exchange's own timer bounds the head.
+        let sessionTimeout: TimeInterval
         if case .streaming = delivery {
-            sent.timeoutInterval = Self.sessionTimeout(TimeoutBounds.maximum)
+            sessionTimeout = Self.sessionTimeout(TimeoutBounds.maximum)
         } else {
-            sent.timeoutInterval = Self.sessionTimeout(timeout)
+            sessionTimeout = Self.sessionTimeout(timeout)
         }
+        // The one conversion to Foundation's request, and of the header list to its dictionary.
+        let sent = request.urlRequest(timeoutInterval: sessionTimeout)
         // The task is made under the lock that retiring takes: URLSession adds a task to its
         // registry asynchronously, and a task made after `finishTasksAndInvalidate` was queued would
         // run on a session whose delegate is already gone (no callback ever, its exchange and socket
@@ -168,7 +177,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// commonly built without WebSockets — "WebSockets not supported by libcurl"), so a
     /// `WebSocket` needs `AsyncHTTPClientTransport` (package trait `AsyncHTTPClient`).
     public func upgrade(
-        _ request: URLRequest,
+        _ request: HTTPTransportRequest,
         options: HTTPTransportOptions,
         completion: @escaping @Sendable (Result<HTTPUpgradeResult, any Error>) -> Void
     ) -> Disposable {

@@ -6,6 +6,9 @@ import RxHTTP
 /// runs delays on a `SchedulerType` so that a `TestScheduler` drives them in virtual time.
 ///
 /// Stubs are matched newest first; a request matching none gets `fallback` (a 404 by default).
+/// Predicates and `sentRequests` see each request as a Foundation `URLRequest` (a field sent on
+/// several lines reads as one value joined with ", "); `sentTransportRequests` gives the requests
+/// as the transport received them.
 /// A delayed answer longer than the request's `timeoutInterval` ends in `.timedOut` at the
 /// time-out, as the real transport does. Without a scheduler, delays run in real time on a
 /// global queue; a zero delay answers during `send`.
@@ -17,21 +20,21 @@ import RxHTTP
 /// ```
 ///
 /// - Note: Thread-safe.
-public final class StubTransport: HTTPTransport {
+public final class StubTransport: HTTPTransport, URLRequestForwarding {
     private struct Rule {
         let matches: @Sendable (URLRequest) -> Bool
         let respond: @Sendable (URLRequest) -> StubResponse
     }
 
     private struct WebSocketRule {
-        let matches: @Sendable (URLRequest) -> Bool
+        let matches: @Sendable (HTTPTransportRequest) -> Bool
         let server: StubWebSocketServer
     }
 
     private struct State {
         var rules: [Rule] = []
         var webSockets: [WebSocketRule] = []
-        var sent: [URLRequest] = []
+        var sent: [HTTPTransportRequest] = []
         var cancelledCount = 0
     }
 
@@ -103,12 +106,18 @@ public final class StubTransport: HTTPTransport {
     ///   - selectedProtocol: The subprotocol the 101 selects; nil selects none.
     public func stubWebSocket(path: String, selectedProtocol: String? = nil) -> StubWebSocketServer {
         let server = StubWebSocketServer(selectedProtocol: selectedProtocol, scheduler: scheduler)
-        state.withLock { $0.webSockets.append(WebSocketRule(matches: { $0.url?.path == path }, server: server)) }
+        state.withLock { $0.webSockets.append(WebSocketRule(matches: { $0.url.path == path }, server: server)) }
         return server
     }
 
-    /// Every request sent so far, in order.
+    /// Every request sent so far, in order, as Foundation requests.
     public var sentRequests: [URLRequest] {
+        state.withLock { $0.sent }.map(\.urlRequest)
+    }
+
+    /// Every request sent so far, in order, as the transport received them: header lines in order,
+    /// repeated fields kept.
+    public var sentTransportRequests: [HTTPTransportRequest] {
         state.withLock { $0.sent }
     }
 
@@ -117,24 +126,11 @@ public final class StubTransport: HTTPTransport {
         state.withLock { $0.cancelledCount }
     }
 
-    /// Answers `request` from the stubs with the standard options (see `send(_:options:completion:)`).
-    ///
-    /// - Parameters:
-    ///   - request: The request.
-    ///   - completion: Receives the stubbed answer or failure, once, on the stub's scheduler.
-    /// - Returns: What cancels the exchange.
-    public func send(
-        _ request: URLRequest,
-        completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
-    ) -> Disposable {
-        send(request, options: .standard, completion: completion)
-    }
-
     /// Answers `request` from the stubs; a stubbed body larger than `options.maxResponseBodySize`
     /// fails with `.responseTooLarge`, as the real transport does. Redirects are not followed (a
     /// stubbed 3xx is the response).
     public func send(
-        _ request: URLRequest,
+        _ request: HTTPTransportRequest,
         options: HTTPTransportOptions,
         completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
     ) -> Disposable {
@@ -142,8 +138,9 @@ public final class StubTransport: HTTPTransport {
             state.sent.append(request)
             return state.rules
         }
-        let rule = rules.last { $0.matches(request) }
-        let stub = rule?.respond(request) ?? fallback
+        let foundation = request.urlRequest
+        let rule = rules.last { $0.matches(foundation) }
+        let stub = rule?.respond(foundation) ?? fallback
         var result: Result<HTTPResponse, any Error> = stub.result.map { response in
             HTTPResponse(statusCode: response.statusCode, headers: response.headers, body: response.body, url: response.url ?? request.url)
         }.mapError { $0 }
@@ -185,7 +182,7 @@ extension StubTransport {
     /// Switches protocols for a request that a WebSocket stub accepts (recorded in `sentRequests`);
     /// otherwise answers it from the HTTP stubs as `.answered` (with their delays and time-outs).
     public func upgrade(
-        _ request: URLRequest,
+        _ request: HTTPTransportRequest,
         options: HTTPTransportOptions,
         completion: @escaping @Sendable (Result<HTTPUpgradeResult, any Error>) -> Void
     ) -> Disposable {

@@ -118,7 +118,7 @@ public final class StubWebSocketServer: Sendable {
 
     /// Accepts `request` if the server is accepting: the 101's head and the new connection, which
     /// replaces (drops) any open one.
-    func accept(_ request: URLRequest) -> (HTTPResponseHead, any UpgradedConnection)? {
+    func accept(_ request: HTTPTransportRequest) -> (HTTPResponseHead, any UpgradedConnection)? {
         guard let key = request.value(forHTTPHeaderField: "Sec-WebSocket-Key") else { return nil }
         let connection = StubUpgradedConnection(server: self, delivery: delivery)
         let previous = state.withLock { state -> StubUpgradedConnection?? in

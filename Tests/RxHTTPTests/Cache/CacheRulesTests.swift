@@ -151,7 +151,7 @@ final class CacheRulesTests: XCTestCase {
     // MARK: §3 Storing
 
     private func pending(_ headers: [String: String] = [:]) -> CacheInterceptor.Pending {
-        CacheInterceptor.Pending(key: "k", stored: nil, request: CacheControl(headers: headers), requestHeaders: headers, sentAt: t0, mayStore: true)
+        CacheInterceptor.Pending(key: "k", stored: nil, request: CacheControl(headers: headers), requestHeaders: HTTPHeaders(headers), sentAt: t0, mayStore: true)
     }
 
     private func storable(_ headers: [String: String], status: Int = 200, request: [String: String] = [:]) -> Bool {

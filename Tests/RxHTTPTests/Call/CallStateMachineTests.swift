@@ -7,7 +7,7 @@ import XCTest
 /// Every transition of `CallStateMachine`, and the races between them, without a transport, a clock
 /// or an interceptor: events in, actions out.
 final class CallStateMachineTests: XCTestCase {
-    private let request = URLRequest(url: URL(string: "https://api.test/x")!)
+    private let request = HTTPTransportRequest(url: URL(string: "https://api.test/x")!)
     private let now = Date(timeIntervalSince1970: 1_000)
     private let response = HTTPResponse(statusCode: 200, headers: [:], body: Data(), url: nil)
     private let failure = HTTPClientError(.transport, message: "refused", phase: .notSent)

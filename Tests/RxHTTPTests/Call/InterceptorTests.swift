@@ -167,7 +167,7 @@ private struct Text: Request {
 }
 
 private struct Adapter: HTTPInterceptor {
-    func prepare(_ request: URLRequest, for call: HTTPCall, completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void) -> Disposable? {
+    func prepare(_ request: HTTPTransportRequest, for call: HTTPCall, completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void) -> Disposable? {
         var adapted = request
         adapted.setValue(String(call.attempt), forHTTPHeaderField: "X-Attempt")
         completion(.proceed(adapted))
@@ -176,24 +176,24 @@ private struct Adapter: HTTPInterceptor {
 }
 
 private struct Answerer: HTTPInterceptor {
-    func prepare(_ request: URLRequest, for call: HTTPCall, completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void) -> Disposable? {
+    func prepare(_ request: HTTPTransportRequest, for call: HTTPCall, completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void) -> Disposable? {
         completion(.answer(HTTPResponse(statusCode: 200, headers: [:], body: Data("from the interceptor".utf8), url: request.url)))
         return nil
     }
 }
 
 private struct Refuser: HTTPInterceptor {
-    func prepare(_ request: URLRequest, for call: HTTPCall, completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void) -> Disposable? {
+    func prepare(_ request: HTTPTransportRequest, for call: HTTPCall, completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void) -> Disposable? {
         completion(.fail(HTTPClientError(.rejected, message: "not now", phase: .notSent)))
         return nil
     }
 }
 
 private struct Observer: HTTPInterceptor {
-    let see: @Sendable (URLRequest) -> Void
-    init(_ see: @escaping @Sendable (URLRequest) -> Void) { self.see = see }
+    let see: @Sendable (HTTPTransportRequest) -> Void
+    init(_ see: @escaping @Sendable (HTTPTransportRequest) -> Void) { self.see = see }
 
-    func prepare(_ request: URLRequest, for call: HTTPCall, completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void) -> Disposable? {
+    func prepare(_ request: HTTPTransportRequest, for call: HTTPCall, completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void) -> Disposable? {
         see(request)
         completion(.proceed(request))
         return nil
@@ -214,7 +214,7 @@ private final class Counter: HTTPInterceptor {
     var prepared: Int { state.withLock { $0.prepared } }
     var received: [String] { state.withLock { $0.received } }
 
-    func prepare(_ request: URLRequest, for call: HTTPCall, completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void) -> Disposable? {
+    func prepare(_ request: HTTPTransportRequest, for call: HTTPCall, completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void) -> Disposable? {
         state.withLock { $0.prepared += 1 }
         completion(.proceed(request))
         return nil
@@ -240,7 +240,7 @@ private final class Holder: HTTPInterceptor {
         released.forEach { $0() }
     }
 
-    func prepare(_ request: URLRequest, for call: HTTPCall, completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void) -> Disposable? {
+    func prepare(_ request: HTTPTransportRequest, for call: HTTPCall, completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void) -> Disposable? {
         state.withLock { $0.waiting.append { completion(.proceed(request)) } }
         return Disposables.create { [weak self] in
             self?.state.withLock { state in
@@ -254,7 +254,7 @@ private final class Holder: HTTPInterceptor {
 private struct Stamper: HTTPInterceptor {
     static let key = HTTPCallKey<Int>("stamp")
 
-    func prepare(_ request: URLRequest, for call: HTTPCall, completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void) -> Disposable? {
+    func prepare(_ request: HTTPTransportRequest, for call: HTTPCall, completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void) -> Disposable? {
         let stamp = (call.value(for: Self.key) ?? 0) + 1
         call.setValue(stamp, for: Self.key)
         var stamped = request
@@ -271,7 +271,7 @@ private final class Watcher: HTTPInterceptor {
     var attempts: [String] { state.withLock { $0.attempts } }
     var finished: [String] { state.withLock { $0.finished } }
 
-    func prepare(_ request: URLRequest, for call: HTTPCall, completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void) -> Disposable? {
+    func prepare(_ request: HTTPTransportRequest, for call: HTTPCall, completion: @escaping @Sendable (HTTPInterceptorPreparation) -> Void) -> Disposable? {
         state.withLock { $0.prepared += 1 }
         completion(.proceed(request))
         return nil

@@ -256,7 +256,7 @@ private final class ShutdownCountingTransport: HTTPTransport {
         self.shutsDownWithClient = shutsDownWithClient
     }
 
-    func send(_ request: URLRequest, completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Disposable {
+    func send(_ request: HTTPTransportRequest, options: HTTPTransportOptions, completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Disposable {
         Disposables.create()
     }
 

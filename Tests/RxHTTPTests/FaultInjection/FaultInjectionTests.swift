@@ -7,8 +7,8 @@ import XCTest
 /// `FaultInjection`: rates within binomial bounds for a seed, truthful phases against a real server,
 /// delays in virtual time, matching, switching at run time, and no delivery after a dispose.
 final class FaultInjectionTests: LoopbackClientTestCase {
-    private func request(_ path: String, method: String = "GET", host: String = "127.0.0.1") -> URLRequest {
-        var request = URLRequest(url: URL(string: "http://\(host):1\(path)")!)
+    private func request(_ path: String, method: String = "GET", host: String = "127.0.0.1") -> HTTPTransportRequest {
+        var request = HTTPTransportRequest(url: URL(string: "http://\(host):1\(path)")!)
         request.httpMethod = method
         return request
     }
@@ -126,7 +126,7 @@ final class FaultInjectionTests: LoopbackClientTestCase {
             seed: 1, scheduler: scheduler
         )
         let answeredAt = LockedBox<TestTime?>(nil)
-        _ = faults.send(request("/big")) { result in
+        _ = faults.send(request("/big"), options: .standard) { result in
             XCTAssertEqual((try? result.get())?.body.count, 1_000)
             answeredAt.mutate { $0 = scheduler.clock }
         }
@@ -181,7 +181,7 @@ final class FaultInjectionTests: LoopbackClientTestCase {
         let scheduler = TestScheduler(initialClock: 0, resolution: 0.001, simulateProcessingDelay: false)
         let faults = FaultInjection(wrapping: StubTransport(scheduler: scheduler), rules: [FaultRule(.status(429), rate: 1)], seed: 1, scheduler: scheduler)
         let heard = LockedBox(false)
-        let exchange = faults.send(request("/x")) { _ in heard.mutate { $0 = true } }
+        let exchange = faults.send(request("/x"), options: .standard) { _ in heard.mutate { $0 = true } }
         exchange.dispose()
         scheduler.advanceTo(1_000)
         XCTAssertFalse(heard.value)

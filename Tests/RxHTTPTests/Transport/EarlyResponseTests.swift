@@ -104,14 +104,14 @@ private struct SendReturnsAfterProcessingTransport: HTTPTransport {
     let gate: ProcessingGate
     let inner = URLSessionTransport(timeout: 5)
 
-    func send(_ request: URLRequest, completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Disposable {
-        let exchange = inner.send(request, completion: completion)
+    func send(_ request: HTTPTransportRequest, options: HTTPTransportOptions, completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Disposable {
+        let exchange = inner.send(request, options: .standard, completion: completion)
         gate.waitForProcessing()
         return exchange
     }
 
     func stream(
-        _ request: URLRequest, options: HTTPTransportOptions,
+        _ request: HTTPTransportRequest, options: HTTPTransportOptions,
         receive: @escaping @Sendable (Result<HTTPStreamPart, any Error>) -> Void
     ) -> Disposable {
         let exchange = inner.stream(request, options: options, receive: receive)

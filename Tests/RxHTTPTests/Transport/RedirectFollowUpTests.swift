@@ -7,15 +7,15 @@ import XCTest
 final class RedirectFollowUpTests: XCTestCase {
     private let current = URL(string: "http://127.0.0.1:8080/from")!
 
-    private func post() -> URLRequest {
-        var request = URLRequest(url: current)
+    private func post() -> HTTPTransportRequest {
+        var request = HTTPTransportRequest(url: current)
         request.httpMethod = "POST"
         request.httpBody = Data("payload".utf8)
-        request.allHTTPHeaderFields = ["Content-Type": "text/plain", "Content-Length": "7", "Authorization": "Bearer t"]
+        request.headers = HTTPHeaders(["Content-Type": "text/plain", "Content-Length": "7", "Authorization": "Bearer t"])
         return request
     }
 
-    private func next(_ status: Int, _ request: URLRequest, location: String? = "/to") -> URLRequest? {
+    private func next(_ status: Int, _ request: HTTPTransportRequest, location: String? = "/to") -> HTTPTransportRequest? {
         if case .follow(let next) = RedirectPolicy.follow.followUp(
             to: request, statusCode: status, location: location, current: current, hopsSoFar: 0, credentialHeaderNames: []
         ) {
@@ -31,7 +31,7 @@ final class RedirectFollowUpTests: XCTestCase {
             XCTAssertNil(followed.httpBody, "\(status)")
             XCTAssertNil(followed.value(forHTTPHeaderField: "Content-Type"), "\(status)")
             XCTAssertNil(followed.value(forHTTPHeaderField: "Content-Length"), "\(status)")
-            XCTAssertEqual(followed.url?.absoluteString, "http://127.0.0.1:8080/to")
+            XCTAssertEqual(followed.url.absoluteString, "http://127.0.0.1:8080/to")
             XCTAssertEqual(followed.value(forHTTPHeaderField: "Authorization"), "Bearer t", "same origin keeps credentials")
         }
     }
@@ -49,7 +49,7 @@ final class RedirectFollowUpTests: XCTestCase {
         put.httpMethod = "PUT"
         XCTAssertEqual(try XCTUnwrap(next(302, put)).httpMethod, "PUT")
         XCTAssertEqual(try XCTUnwrap(next(303, put)).httpMethod, "GET")
-        var head = URLRequest(url: current)
+        var head = HTTPTransportRequest(url: current)
         head.httpMethod = "HEAD"
         XCTAssertEqual(try XCTUnwrap(next(303, head)).httpMethod, "HEAD")
     }

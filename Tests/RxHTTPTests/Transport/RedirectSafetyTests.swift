@@ -62,12 +62,12 @@ final class RedirectSafetyTests: LoopbackClientTestCase {
     func testTransportOptionsNameFurtherCredentialHeaders() throws {
         other.route(.get, "/landing", .text("ok"))
         server.route(.get, "/jump", LoopbackHTTPResponse.status(307).withHeader("Location", other.url("/landing").absoluteString))
-        let transport = URLSessionTransport(options: HTTPTransportOptions(credentialHeaderNames: ["X-Api-Key"]))
+        let transport = URLSessionTransport()
         let box = ResultBox<HTTPResponse>()
         let done = expectation(description: "response")
-        var request = URLRequest(url: server.url("/jump"))
-        request.allHTTPHeaderFields = secrets
-        let exchange = transport.send(request) { result in
+        var request = HTTPTransportRequest(url: server.url("/jump"))
+        request.headers = HTTPHeaders(secrets)
+        let exchange = transport.send(request, options: HTTPTransportOptions(credentialHeaderNames: ["X-Api-Key"])) { result in
             box.set(result.mapError { URLErrorClassification.classify($0, url: nil) })
             done.fulfill()
         }
@@ -132,7 +132,7 @@ final class RedirectSafetyTests: LoopbackClientTestCase {
 
     func testHTTPSDowngradeAndOriginRulesAsDecided() throws {
         let https = try XCTUnwrap(URL(string: "https://api.test/a"))
-        let proposed = URLRequest(url: https)
+        let proposed = HTTPTransportRequest(url: https)
         let policy = RedirectPolicy.follow
         guard case .refuse(let downgrade) = policy.decide(
             location: "http://api.test/b", current: https, proposed: proposed, hopsSoFar: 0, credentialHeaderNames: []

@@ -31,9 +31,9 @@ final class URLSessionTransportTests: LoopbackClientTestCase {
         let transport = URLSessionTransport()
         let box = ResultBox<HTTPResponse>()
         let done = expectation(description: "response")
-        var request = URLRequest(url: server.url("/raw"))
+        var request = HTTPTransportRequest(url: server.url("/raw"))
         request.timeoutInterval = 2
-        let exchange = transport.send(request) { result in
+        let exchange = transport.send(request, options: .standard) { result in
             box.set(result.mapError { $0 as? HTTPClientError ?? HTTPClientError(.transport, underlying: $0) })
             done.fulfill()
         }
@@ -56,7 +56,7 @@ final class URLSessionTransportTests: LoopbackClientTestCase {
         func send(_ path: String, limit: Int = HTTPTransportOptions.defaultMaxResponseBodySize) -> Result<HTTPResponse, HTTPClientError>? {
             let box = ResultBox<HTTPResponse>()
             let done = expectation(description: path)
-            var request = URLRequest(url: server.url(path))
+            var request = HTTPTransportRequest(url: server.url(path))
             request.timeoutInterval = 2
             let exchange = transport.send(request, options: HTTPTransportOptions(maxResponseBodySize: limit)) { result in
                 box.set(result.mapError { $0 as? HTTPClientError ?? HTTPClientError(.transport, underlying: $0) })

@@ -35,7 +35,7 @@ final class WebSocketUnsupportedTests: LoopbackClientTestCase {
 
     /// A transport of someone else's that only sends: the protocol's default `upgrade`.
     private final class SendOnlyTransport: HTTPTransport {
-        func send(_ request: URLRequest, completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Disposable {
+        func send(_ request: HTTPTransportRequest, options: HTTPTransportOptions, completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Disposable {
             completion(.success(HTTPResponse(statusCode: 200, url: request.url)))
             return Disposables.create()
         }

@@ -31,13 +31,13 @@ final class WebSocketWriteOrderTests: RxTestCase {
     private final class RecordingTransport: HTTPTransport {
         let connections = LockedState<[RecordingConnection]>.make([])
 
-        func send(_ request: URLRequest, completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Disposable {
+        func send(_ request: HTTPTransportRequest, options: HTTPTransportOptions, completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Disposable {
             completion(.success(HTTPResponse(statusCode: 404, url: request.url)))
             return Disposables.create()
         }
 
         func upgrade(
-            _ request: URLRequest, options: HTTPTransportOptions,
+            _ request: HTTPTransportRequest, options: HTTPTransportOptions,
             completion: @escaping @Sendable (Result<HTTPUpgradeResult, any Error>) -> Void
         ) -> Disposable {
             let key = request.value(forHTTPHeaderField: "Sec-WebSocket-Key") ?? ""

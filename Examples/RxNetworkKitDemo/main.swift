@@ -428,7 +428,12 @@ for line in fleetStep(server: server) {
     print("   \(line)")
 }
 
-print("20. graceful shutdown on a signal")
+print("20. large bodies: a download cut twice resumes with Range/If-Range; an upload streams from its file")
+for line in transferStep(server: server) {
+    print("   \(line)")
+}
+
+print("21. graceful shutdown on a signal")
 server.route(.get, "/slow", LoopbackHTTPResponse.text("finished").delayed(by: 0.2))
 server.route(.get, "/unavailable", .status(503))
 let finishedInFlight = LockedLines()

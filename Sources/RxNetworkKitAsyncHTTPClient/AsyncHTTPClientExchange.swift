@@ -97,7 +97,8 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
         let converted: AsyncHTTPClient.HTTPClient.Request
         do {
             converted = try RequestConversion.request(
-                from: request, offeringCompression: offersCompression, headersAreChecked: options.headersAreChecked
+                from: request, offeringCompression: offersCompression, headersAreChecked: options.headersAreChecked,
+                eventLoop: client.eventLoopGroup.next()
             )
         } catch {
             finish(.failure(error), cancelling: nil)

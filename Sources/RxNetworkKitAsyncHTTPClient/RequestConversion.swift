@@ -17,7 +17,8 @@ enum RequestConversion {
     /// - Throws: `HTTPClientError(.invalidRequest)` (nothing sent) for a URL AsyncHTTPClient cannot
     ///   send, a method that is not a token, or a header with CR, LF or another forbidden byte.
     static func request(
-        from request: HTTPTransportRequest, offeringCompression: Bool, headersAreChecked: Bool = false
+        from request: HTTPTransportRequest, offeringCompression: Bool, headersAreChecked: Bool = false,
+        eventLoop: any EventLoop
     ) throws -> AsyncHTTPClient.HTTPClient.Request {
         let url = request.url
         let fields = request.headers
@@ -38,7 +39,12 @@ enum RequestConversion {
             headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
         let method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
-        let body = request.body.data.map { AsyncHTTPClient.HTTPClient.Body.bytes($0) }
+        let body: AsyncHTTPClient.HTTPClient.Body?
+        switch request.body {
+        case .empty: body = nil
+        case .bytes(let data): body = .bytes(data)
+        case .file(let file): body = FileBodyStream.body(file, eventLoop: eventLoop)
+        }
         do {
             return try AsyncHTTPClient.HTTPClient.Request(url: url, method: method, headers: headers, body: body)
         } catch {

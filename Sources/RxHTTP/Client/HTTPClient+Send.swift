@@ -18,6 +18,8 @@ extension HTTPClient {
         /// Query parameters, nil values already dropped; flattened (and checked) when built.
         var query: [String: Any]
         var body: (any RequestBody)?
+        /// A file the body streams from (an upload), instead of `body`.
+        var fileBody: HTTPFileBody?
         var timeout: TimeInterval?
         var bypassesSuspension: Bool
         var authorizationType: AuthorizationType?
@@ -171,7 +173,12 @@ extension HTTPClient {
             try HeaderValidation.validate(headers, url: url)
         }
         var sentBody = HTTPTransportRequest.Body.empty
-        if let body = parts.body {
+        if let file = parts.fileBody {
+            sentBody = .file(file)
+            if !headers.contains("Content-Type") {
+                headers.add(name: "Content-Type", value: "application/octet-stream")
+            }
+        } else if let body = parts.body {
             let encoded: HTTPBody?
             do {
                 encoded = try body.encodeBody(using: configuration.jsonEncoder)

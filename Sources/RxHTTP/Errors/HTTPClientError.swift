@@ -84,6 +84,10 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         /// The server closed a WebSocket with a code that ends it for good (`webSocketCloseCode`;
         /// `message` holds its reason).
         case webSocketClosed
+        /// Reading or writing a local file failed: a download's destination (no such directory, disk
+        /// full, larger than `TransferOptions.maxFileSize`) or an upload's source; `underlying`
+        /// holds the system's error.
+        case fileSystem
     }
 
     /// How far a request got before it failed: what decides whether repeating it is safe.
@@ -184,7 +188,7 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
     private static func derivedPhase(code: Code, statusCode: Int?) -> Phase {
         if statusCode != nil { return .responded }
         switch code {
-        case .invalidRequest, .shutdown, .cancelled, .circuitOpen, .rejected, .notCached, .unsupported:
+        case .invalidRequest, .shutdown, .cancelled, .circuitOpen, .rejected, .notCached, .unsupported, .fileSystem:
             return .notSent
         case .decodeError, .unacceptableStatusCode, .transport, .timedOut, .refreshFailed, .envelopeFailure,
              .invalidResponse, .responseTooLarge, .redirectRefused, .retryBudgetExhausted, .bufferOverflow, .webSocketClosed:
@@ -225,7 +229,8 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
             guard let statusCode else { return false }
             return statusCode == 408 || statusCode == 429 || (500...599).contains(statusCode)
         case .decodeError, .cancelled, .invalidRequest, .refreshFailed, .envelopeFailure,
-             .responseTooLarge, .redirectRefused, .shutdown, .bufferOverflow, .notCached, .unsupported, .webSocketClosed:
+             .responseTooLarge, .redirectRefused, .shutdown, .bufferOverflow, .notCached, .unsupported, .webSocketClosed,
+             .fileSystem:
             return false
         case .circuitOpen, .retryBudgetExhausted, .rejected:
             // Protective refusals: retrying them at once is what they exist to prevent.

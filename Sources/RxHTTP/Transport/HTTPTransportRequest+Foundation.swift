@@ -23,7 +23,7 @@ extension HTTPTransportRequest {
 
     /// The request as Foundation's `URLRequest`, for `URLSession` and code written for it. A field
     /// with several lines becomes one, its values joined with ", " (a `URLRequest` holds one value
-    /// per name).
+    /// per name); a file body becomes an `httpBodyStream` of the file.
     public var urlRequest: URLRequest {
         urlRequest(timeoutInterval: timeoutInterval)
     }
@@ -39,8 +39,15 @@ extension HTTPTransportRequest {
         if !headers.isEmpty {
             request.allHTTPHeaderFields = headers.foundationFields
         }
-        if let data = body.data {
+        switch body {
+        case .empty:
+            break
+        case .bytes(let data):
             request.httpBody = data
+        case .file(let file):
+            // A stream has no length for URLSession (it sends it chunked); `URLSessionTransport`
+            // uploads the file itself, with its length.
+            request.httpBodyStream = InputStream(url: file.url)
         }
         return request
     }

@@ -25,20 +25,24 @@ public struct HTTPTransportRequest: Sendable, Hashable, CustomStringConvertible 
         case empty
         /// These bytes.
         case bytes(Data)
+        /// A file's bytes, read from its start by the transport as it sends them (every attempt
+        /// anew), never whole in memory; `Content-Length` is its length.
+        case file(HTTPFileBody)
 
-        /// The bytes, or nil for `.empty`.
+        /// The bytes, or nil for `.empty` and a file.
         public var data: Data? {
             switch self {
-            case .empty: return nil
+            case .empty, .file: return nil
             case .bytes(let data): return data
             }
         }
 
-        /// The number of bytes the body holds.
-        public var count: Int {
+        /// The number of bytes the body holds (a file's length).
+        public var count: Int64 {
             switch self {
             case .empty: return 0
-            case .bytes(let data): return data.count
+            case .bytes(let data): return Int64(data.count)
+            case .file(let file): return file.length
             }
         }
     }
@@ -75,6 +79,12 @@ public struct HTTPTransportRequest: Sendable, Hashable, CustomStringConvertible 
         self.headers = headers
         self.body = body
         self.timeoutInterval = timeoutInterval
+    }
+
+    /// The file the body streams from, if it does.
+    var fileBody: HTTPFileBody? {
+        if case .file(let file) = body { return file }
+        return nil
     }
 
     // MARK: URLRequest's spelling

@@ -34,6 +34,8 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
     private let timeout: TimeInterval
     private let options: HTTPTransportOptions
     private let method: String?
+    /// The file the body streams from, for its progress and a fresh stream when it is sent again.
+    private let fileBody: HTTPFileBody?
     /// Called when the response's framing is broken, so that its connection is never reused.
     private let retireConnection: @Sendable () -> Void
     private let delivery: Delivery
@@ -41,10 +43,11 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
 
     init(
         task: URLSessionDataTask, deadlines: DeadlineQueue, cancelQueue: DispatchQueue, timeout: TimeInterval,
-        options: HTTPTransportOptions, method: String?,
+        options: HTTPTransportOptions, method: String?, fileBody: HTTPFileBody? = nil,
         retireConnection: @escaping @Sendable () -> Void,
         delivery: Delivery
     ) {
+        self.fileBody = fileBody
         self.task = task
         self.deadlines = deadlines
         self.cancelQueue = cancelQueue
@@ -132,6 +135,17 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
     }
 
 
+
+    /// URLSession sent `totalBytesSent` of the body: a file body's progress.
+    func didSendBody(_ totalBytesSent: Int64) {
+        guard let fileBody, !state.withLock({ $0.isFinished }) else { return }
+        fileBody.didSend(totalBytesSent)
+    }
+
+    /// The body from its start, for URLSession sending it again.
+    func freshBodyStream() -> InputStream? {
+        fileBody.flatMap { InputStream(url: $0.url) }
+    }
 
     func didReceive(_ data: Data) {
         if case .streaming(let receive) = delivery {

@@ -150,8 +150,12 @@ public final class URLSessionTransport: HTTPTransport, URLRequestForwarding {
         } else {
             sessionTimeout = Self.sessionTimeout(timeout)
         }
-        // The one conversion to Foundation's request, and of the header list to its dictionary.
-        let sent = request.urlRequest(timeoutInterval: sessionTimeout)
+        // The one conversion to Foundation's request, and of the header list to its dictionary. A
+        // file goes up as an upload task, which sends its length (a body stream would go chunked).
+        let fileBody = request.fileBody
+        var foundation = request
+        if fileBody != nil { foundation.body = .empty }
+        let sent = foundation.urlRequest(timeoutInterval: sessionTimeout)
         // The task is made under the lock that retiring takes: URLSession adds a task to its
         // registry asynchronously, and a task made after `finishTasksAndInvalidate` was queued would
         // run on a session whose delegate is already gone (no callback ever, its exchange and socket
@@ -159,11 +163,14 @@ public final class URLSessionTransport: HTTPTransport, URLRequestForwarding {
         let (session, task) = sessions.withLock { current -> (URLSession, URLSessionDataTask) in
             let session = current ?? makeSession()
             current = session
+            if let fileBody {
+                return (session, session.uploadTask(with: sent, fromFile: fileBody.url))
+            }
             return (session, session.dataTask(with: sent))
         }
         let exchange = URLSessionExchange(
             task: task, deadlines: deadlines, cancelQueue: cancelQueue, timeout: timeout, options: options,
-            method: request.httpMethod,
+            method: request.httpMethod, fileBody: fileBody,
             retireConnection: { [weak self] in self?.retire(session) },
             delivery: delivery
         )
@@ -248,6 +255,18 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
     ) {
         exchange(for: dataTask)?.didReceive(response)
         completionHandler(.allow)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        exchange(for: task)?.didSendBody(totalBytesSent)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping (InputStream?) -> Void) {
+        // A body sent again (an authentication challenge, a 307): the file from its start.
+        completionHandler(exchange(for: task)?.freshBodyStream())
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

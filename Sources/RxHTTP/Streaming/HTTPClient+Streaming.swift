@@ -101,11 +101,13 @@ extension HTTPClient {
         _ parts: RequestParts,
         options: StreamOptions,
         isEndless: Bool = false,
+        deliversBufferOnOverflow: Bool = false,
         sink: StreamPump.Sink,
         onHead: @escaping @Sendable (HTTPResponseHead) -> HTTPClientError? = { _ in nil }
     ) -> Disposable {
         let pump = StreamPump(
-            maxBufferedBytes: options.maxBufferedBytes, isEndless: isEndless, idleTimeout: options.idleTimeout,
+            maxBufferedBytes: options.maxBufferedBytes, isEndless: isEndless, deliversBufferOnOverflow: deliversBufferOnOverflow,
+            idleTimeout: options.idleTimeout,
             scheduler: options.scheduler, deliveryScheduler: configuration.callbackScheduler, sink: sink
         )
         let handle = send(parts, policy: configuration.retryPolicy, stream: pump, decode: { response, _ in

@@ -60,6 +60,10 @@ final class StreamPump: Sendable {
     /// Whether the body never ends by itself (an event stream): a shutdown then ends it, instead of
     /// waiting out the whole grace period for it.
     private let isEndless: Bool
+    /// Whether a reader that fell behind still gets what the buffer held before the overflow (a
+    /// download, which resumes after the last byte it wrote) instead of losing it (a parser, for
+    /// which a gap would be garbage).
+    private let deliversBufferOnOverflow: Bool
     private let idleTimeout: TimeInterval
     private let scheduler: SchedulerType
     private let sink: Sink
@@ -71,9 +75,13 @@ final class StreamPump: Sendable {
     /// Who delivers: one drain at a time, on the delivery queue (RxCore's drain loop).
     private let delivery = DrainLoop()
 
-    init(maxBufferedBytes: Int, isEndless: Bool = false, idleTimeout: TimeInterval, scheduler: SchedulerType, deliveryScheduler: SchedulerType?, sink: Sink) {
+    init(
+        maxBufferedBytes: Int, isEndless: Bool = false, deliversBufferOnOverflow: Bool = false, idleTimeout: TimeInterval,
+        scheduler: SchedulerType, deliveryScheduler: SchedulerType?, sink: Sink
+    ) {
         self.maxBufferedBytes = max(1, maxBufferedBytes)
         self.isEndless = isEndless
+        self.deliversBufferOnOverflow = deliversBufferOnOverflow
         self.idleTimeout = idleTimeout
         self.scheduler = scheduler
         self.deliveryScheduler = deliveryScheduler
@@ -158,8 +166,10 @@ final class StreamPump: Sendable {
                     )
                     overflow = failure
                     state.failure = failure
-                    state.chunks = []
-                    state.bufferedBytes = 0
+                    if !deliversBufferOnOverflow {
+                        state.chunks = []
+                        state.bufferedBytes = 0
+                    }
                 }
             case .success(.end):
                 state.ended = true

@@ -87,7 +87,9 @@ extension HTTPClient {
             let streamOptions = StreamOptions(
                 idleTimeout: options.idleTimeout, maxBufferedBytes: options.maxBufferedBytes, scheduler: scheduler
             )
-            return openStream(parts, options: streamOptions, sink: StreamPump.Sink(
+            // A disk slower than the network for longer than the buffer ends the connection after
+            // what the buffer holds is written: the next one resumes from there.
+            return openStream(parts, options: streamOptions, deliversBufferOnOverflow: true, sink: StreamPump.Sink(
                 chunk: { chunk in
                     if let progress = try session.write(chunk) { observer.onNext(progress) }
                 },

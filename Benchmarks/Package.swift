@@ -109,6 +109,18 @@ let package = Package(
             ],
             path: "Tools/fleet-bench"
         ),
+        // Large bodies: a download or an upload through the client, timed, with its peak memory
+        // (`transfer-bench.sh` runs it beside curl and a connection-cutting proxy).
+        .executableTarget(
+            name: "transfer-bench",
+            dependencies: [
+                .product(name: "RxCore", package: "RxNetworkKit"),
+                .product(name: "RxHTTP", package: "RxNetworkKit"),
+                .product(name: "RxTesting", package: "RxNetworkKit"),
+                .product(name: "RxNetworkKitAsyncHTTPClient", package: "RxNetworkKit"),
+            ],
+            path: "Tools/transfer-bench"
+        ),
         // WebSocket messages per second: a raw SwiftNIO client vs `webSocket(path:).messages` over
         // AsyncHTTPClientTransport, against a SwiftNIO server in a child process.
         .executableTarget(

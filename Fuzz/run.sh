@@ -10,7 +10,8 @@ shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=(FuzzURLBuilding FuzzRetryAfter FuzzResponseDecoding FuzzHeaders FuzzMultipart FuzzRedirects
-             FuzzLoopbackRequestParser FuzzEventStream FuzzJSONLines FuzzCacheHeaders FuzzWebSocketFrames)
+             FuzzLoopbackRequestParser FuzzEventStream FuzzJSONLines FuzzCacheHeaders FuzzWebSocketFrames
+             FuzzTransferHeaders)
 fi
 scratch="${FUZZ_SCRATCH:-$fuzz/.build-fuzz}"
 # Swift's own crash backtracer reads the stack in ways AddressSanitizer reports as a bug of its

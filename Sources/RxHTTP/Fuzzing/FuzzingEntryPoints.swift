@@ -46,6 +46,26 @@ public enum FuzzingEntryPoints {
         _ = RetryPolicy(maxAttempts: 3, delay: .constant(time: 1)).delay(beforeRetry: 1, after: error)
     }
 
+    /// Reads `data` as what a download's answers carry — `Content-Range` (206 and 416), `ETag`,
+    /// `Last-Modified`, `Content-Length` — and lets a download session judge each line as a head.
+    public static func parseTransferHeaders(_ data: Data) {
+        let text = String(decoding: data, as: UTF8.self)
+        _ = ContentRange(text)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let headers = HTTPHeaders([
+            ("Content-Range", lines.first ?? ""), ("ETag", lines.dropFirst().first ?? ""),
+            ("Last-Modified", lines.dropFirst(2).first ?? ""), ("Content-Length", lines.dropFirst(3).first ?? ""),
+        ])
+        _ = DownloadSession.validator(of: headers)
+        let session = DownloadSession(
+            destination: URL(fileURLWithPath: "/nonexistent-rxnk-fuzz/file"), maxFileSize: 1 << 20, scheduler: ConcurrentDispatchQueueScheduler.background
+        )
+        for status in [200, 206] {
+            _ = session.accept(HTTPResponseHead(statusCode: status, headers: headers, url: nil))
+        }
+        _ = session.isWholeAfter(HTTPClientError(.unacceptableStatusCode, statusCode: 416, headers: headers))
+    }
+
     /// Reads `data` as the headers a cache and host protection parse — `Cache-Control`, `Expires`,
     /// `Date`, `Last-Modified`, `Age`, `Vary`, the rate-limit headers — judges its freshness, and
     /// decodes it as a disk cache file.

@@ -99,6 +99,19 @@ final class UploadTests: LoopbackClientTestCase {
         XCTAssertTrue(server.requests.isEmpty)
     }
 
+    func testPluginsSeeTheRequestAndTheFileStaysItsBody() throws {
+        let (url, bytes) = try file(100_000)
+        server.route(.put, "/blob", .status(201))
+        let client = HTTPClient(
+            baseURL: server.baseURL, configuration: .init(timeout: 5),
+            plugins: [HeaderInjectionPlugin(headers: ["X-Backup": "nightly"])]
+        )
+        XCTAssertNil(run(client.rx.upload(PutBlob(), fromFile: url)).error)
+        let received = try XCTUnwrap(server.requests(to: "/blob").first)
+        XCTAssertEqual(received.body, bytes)
+        XCTAssertEqual(received.header("X-Backup"), "nightly")
+    }
+
     func testAnEmptyFileUploadsAsAnEmptyBody() throws {
         let (url, _) = try file(0)
         server.route(.put, "/blob", .status(204))

@@ -98,7 +98,7 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
         do {
             converted = try RequestConversion.request(
                 from: request, offeringCompression: offersCompression, headersAreChecked: options.headersAreChecked,
-                eventLoop: client.eventLoopGroup.next()
+                eventLoopGroup: client.eventLoopGroup
             )
         } catch {
             finish(.failure(error), cancelling: nil)

@@ -18,7 +18,7 @@ enum RequestConversion {
     ///   send, a method that is not a token, or a header with CR, LF or another forbidden byte.
     static func request(
         from request: HTTPTransportRequest, offeringCompression: Bool, headersAreChecked: Bool = false,
-        eventLoop: any EventLoop
+        eventLoopGroup: any EventLoopGroup
     ) throws -> AsyncHTTPClient.HTTPClient.Request {
         let url = request.url
         let fields = request.headers
@@ -43,7 +43,7 @@ enum RequestConversion {
         switch request.body {
         case .empty: body = nil
         case .bytes(let data): body = .bytes(data)
-        case .file(let file): body = FileBodyStream.body(file, eventLoop: eventLoop)
+        case .file(let file): body = FileBodyStream.body(file, eventLoop: eventLoopGroup.next())
         }
         do {
             return try AsyncHTTPClient.HTTPClient.Request(url: url, method: method, headers: headers, body: body)

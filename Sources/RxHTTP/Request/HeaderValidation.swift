@@ -27,36 +27,28 @@ public enum HeaderValidation {
     /// secret).
     public static func validate(_ headers: [String: String], url: URL?) throws(HTTPClientError) {
         for (name, value) in headers {
-            guard isValidToken(name) else {
-                throw HTTPClientError(
-                    .invalidRequest,
-                    message: "header name \(escaped(name)) is not a valid HTTP token",
-                    url: url
-                )
-            }
-            guard isValidValue(value) else {
-                throw HTTPClientError(
-                    .invalidRequest,
-                    message: "the value of header \(name) contains CR, LF or another forbidden control character",
-                    url: url
-                )
-            }
+            try validate(name: name, value: value, url: url)
         }
     }
 
-    /// Throws `.invalidRequest` naming the first bad field of `headers` (its value is not echoed).
+    /// Throws `.invalidRequest` naming the first bad field of `headers`, every line of a repeated
+    /// field checked (its value is not echoed).
     public static func validate(_ headers: HTTPHeaders, url: URL?) throws(HTTPClientError) {
         for (name, value) in headers {
-            guard isValidToken(name) else {
-                throw HTTPClientError(.invalidRequest, message: "header name \(escaped(name)) is not a valid HTTP token", url: url)
-            }
-            guard isValidValue(value) else {
-                throw HTTPClientError(
-                    .invalidRequest,
-                    message: "the value of header \(name) contains CR, LF or another forbidden control character",
-                    url: url
-                )
-            }
+            try validate(name: name, value: value, url: url)
+        }
+    }
+
+    private static func validate(name: String, value: String, url: URL?) throws(HTTPClientError) {
+        guard isValidToken(name) else {
+            throw HTTPClientError(.invalidRequest, message: "header name \(escaped(name)) is not a valid HTTP token", url: url)
+        }
+        guard isValidValue(value) else {
+            throw HTTPClientError(
+                .invalidRequest,
+                message: "the value of header \(name) contains CR, LF or another forbidden control character",
+                url: url
+            )
         }
     }
 

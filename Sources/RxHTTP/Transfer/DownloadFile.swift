@@ -71,7 +71,8 @@ struct DownloadFile {
     }
 
     /// Flushes the file to disk, closes it and renames it to the destination (replacing a file
-    /// there). A download of no bytes creates the empty file.
+    /// there), then makes the rename durable as `AtomicFile` does. A download of no bytes creates the
+    /// empty file.
     mutating func commit() throws(HTTPClientError) {
         try flush()
         do {
@@ -91,6 +92,7 @@ struct DownloadFile {
                 underlying: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO), phase: .responded
             )
         }
+        AtomicFile.syncDirectory(destination.deletingLastPathComponent().path)
     }
 
     /// Closes and deletes the temporary file, if any; never touches the destination.
@@ -103,7 +105,7 @@ struct DownloadFile {
 
     private mutating func openedHandle() throws(HTTPClientError) -> FileHandle {
         if let handle { return handle }
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let code = errno
             throw HTTPClientError(

@@ -10,8 +10,7 @@ import Foundation
 /// starts the file over; a 416 means the file is whole when the server's length is N, and starts
 /// over otherwise. Without a validator there is no resuming: the next connection starts over, so
 /// that two versions are never spliced.
-// @unchecked Sendable: mutable state lives in one LockedState.
-final class DownloadSession: @unchecked Sendable {
+final class DownloadSession: Sendable {
     /// What lets a resumed request ask for "the rest of the same representation".
     enum Validator: Equatable {
         case etag(String)
@@ -28,6 +27,11 @@ final class DownloadSession: @unchecked Sendable {
     /// did not fit).
     struct Incomplete: Error, CustomStringConvertible {
         let description: String
+
+        /// The failure as the client reports it when the policy gives up.
+        var error: HTTPClientError {
+            HTTPClientError(.invalidResponse, message: description, phase: .responded)
+        }
     }
 
     private struct State {
@@ -42,8 +46,6 @@ final class DownloadSession: @unchecked Sendable {
         var wroteThisConnection = false
         var failuresInARow = 0
         var progress = ProgressThrottle()
-        var receivedInAll: Int64 = 0
-        var connections = 0
         var isFinished = false
     }
 
@@ -67,7 +69,6 @@ final class DownloadSession: @unchecked Sendable {
     /// - Throws: `.fileSystem` when the file cannot be emptied.
     func nextRequestHeaders() throws -> [String: String] {
         try state.withLock { state throws -> [String: String] in
-            state.connections += 1
             state.headAccepted = false
             state.wroteThisConnection = false
             guard state.written > 0 else {
@@ -87,9 +88,8 @@ final class DownloadSession: @unchecked Sendable {
     func accept(_ head: HTTPResponseHead) -> HTTPClientError? {
         state.withLock { state -> HTTPClientError? in
             if head.statusCode == 206 {
-                guard let offset = state.requestedOffset,
-                      let range = head.headers["Content-Range"].flatMap(ContentRange.init)?.range, range.lowerBound == offset
-                else {
+                let contentRange = head.headers["Content-Range"].flatMap(ContentRange.init)
+                guard let offset = state.requestedOffset, let range = contentRange?.range, range.lowerBound == offset else {
                     // Not the rest of what the file holds: never spliced; the next connection starts over.
                     try? Self.startOver(&state)
                     return HTTPClientError(
@@ -97,8 +97,7 @@ final class DownloadSession: @unchecked Sendable {
                         statusCode: 206, url: head.url, headers: head.headers, phase: .responded
                     )
                 }
-                let complete = head.headers["Content-Range"].flatMap(ContentRange.init)?.completeLength
-                state.expected = complete ?? (range.upperBound + 1)
+                state.expected = contentRange?.completeLength ?? (range.upperBound + 1)
             } else {
                 // A whole representation (a 200: no range asked, the range ignored, or the file changed).
                 if state.written > 0 {
@@ -134,7 +133,6 @@ final class DownloadSession: @unchecked Sendable {
             }
             try state.file.append(chunk)
             state.written += size
-            state.receivedInAll += size
             if size > 0 { state.wroteThisConnection = true }
             return state.progress.next(state.written, expected: state.expected, now: scheduler.now)
         }
@@ -187,7 +185,7 @@ final class DownloadSession: @unchecked Sendable {
             let error: HTTPClientError
             switch failure {
             case let incomplete as Incomplete:
-                error = HTTPClientError(.invalidResponse, message: incomplete.description, phase: .responded)
+                error = incomplete.error
             case let failure as HTTPClientError:
                 error = failure
             default:
@@ -196,7 +194,7 @@ final class DownloadSession: @unchecked Sendable {
             let resumable: Bool
             if error.statusCode == 416, state.requestedOffset != nil {
                 resumable = (try? Self.startOver(&state)) != nil
-            } else if error.code == .bufferOverflow || (error.code == .invalidResponse && failure is Incomplete) {
+            } else if error.code == .bufferOverflow || failure is Incomplete {
                 resumable = true
             } else if error.code == .invalidResponse, error.statusCode == 206 {
                 resumable = true
@@ -210,11 +208,6 @@ final class DownloadSession: @unchecked Sendable {
             if let deadline = policy.deadline, now.timeIntervalSince(startedAt) + wait > deadline { return nil }
             return wait
         }
-    }
-
-    /// Bytes received over every connection, and the file's size so far: what a resume saved.
-    var counts: (received: Int64, written: Int64, connections: Int) {
-        state.withLock { ($0.receivedInAll, $0.written, $0.connections) }
     }
 
     // MARK: Rules

@@ -60,10 +60,7 @@ extension HTTPClient {
                 })
                 .catch { error in
                     // An `Incomplete` the policy gave up on reads as the client's own kind of error.
-                    if let incomplete = error as? DownloadSession.Incomplete {
-                        return .error(HTTPClientError(.invalidResponse, message: incomplete.description, phase: .responded))
-                    }
-                    return .error(error)
+                    .error((error as? DownloadSession.Incomplete)?.error ?? error)
                 }
                 .do(onDispose: { session.discard() })
         }

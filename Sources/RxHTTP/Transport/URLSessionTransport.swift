@@ -113,12 +113,7 @@ public final class URLSessionTransport: HTTPTransport, URLRequestForwarding {
         _ request: URLRequest,
         completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
     ) -> Disposable {
-        do {
-            return send(try HTTPTransportRequest(request), options: defaultOptions, completion: completion)
-        } catch {
-            completion(.failure(error))
-            return Disposables.create()
-        }
+        Self.converting(request, failing: completion) { send($0, options: defaultOptions, completion: completion) }
     }
 
     public func send(

@@ -8,7 +8,7 @@ import PackageDescription
 let targets = [
     "FuzzURLBuilding", "FuzzRetryAfter", "FuzzResponseDecoding", "FuzzHeaders",
     "FuzzMultipart", "FuzzRedirects", "FuzzLoopbackRequestParser", "FuzzEventStream", "FuzzJSONLines", "FuzzCacheHeaders", "FuzzWebSocketFrames",
-    "FuzzTransferHeaders",
+    "FuzzTransferHeaders", "FuzzOutboxRecords",
 ]
 
 let package = Package(

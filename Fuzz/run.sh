@@ -11,7 +11,7 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=(FuzzURLBuilding FuzzRetryAfter FuzzResponseDecoding FuzzHeaders FuzzMultipart FuzzRedirects
              FuzzLoopbackRequestParser FuzzEventStream FuzzJSONLines FuzzCacheHeaders FuzzWebSocketFrames
-             FuzzTransferHeaders)
+             FuzzTransferHeaders FuzzOutboxRecords)
 fi
 scratch="${FUZZ_SCRATCH:-$fuzz/.build-fuzz}"
 # Swift's own crash backtracer reads the stack in ways AddressSanitizer reports as a bug of its

@@ -44,6 +44,9 @@ struct Text: Request {
 if CommandLine.arguments.dropFirst().first == "fleet-replica" {
     exit(runFleetReplica(Array(CommandLine.arguments.dropFirst(2))))
 }
+if CommandLine.arguments.dropFirst().first == "outbox-child" {
+    exit(runOutboxChild(Array(CommandLine.arguments.dropFirst(2))))
+}
 
 let verbose = CommandLine.arguments.contains("--verbose")
 let server = LoopbackHTTPServer()
@@ -433,7 +436,12 @@ for line in transferStep(server: server) {
     print("   \(line)")
 }
 
-print("21. graceful shutdown on a signal")
+print("21. writes that survive a crash: an Outbox in a child process killed with SIGKILL mid-delivery, then restarted")
+for line in outboxStep(server: server) {
+    print("   \(line)")
+}
+
+print("22. graceful shutdown on a signal")
 server.route(.get, "/slow", LoopbackHTTPResponse.text("finished").delayed(by: 0.2))
 server.route(.get, "/unavailable", .status(503))
 let finishedInFlight = LockedLines()

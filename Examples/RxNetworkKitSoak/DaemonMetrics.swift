@@ -97,7 +97,7 @@ final class DaemonMetrics: Sendable {
                    event.timestamp >= counts.restarts[last].up {
                     counts.restarts[last].firstResponse = event.timestamp
                 }
-            case .attemptFailed, .fleetEngineChanged:
+            case .attemptFailed, .fleetEngineChanged, .outboxEnqueued, .outboxAttempt, .outboxOutcome:
                 break
             case .retryScheduled:
                 counts.retries += 1

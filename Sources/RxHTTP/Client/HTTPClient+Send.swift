@@ -53,6 +53,15 @@ extension HTTPClient {
         } catch {
             return HTTPRequestHandle(call: RefusedCall(error: error, client: self, completion: completion))
         }
+        return start(plan, decode: decode, completion: completion)
+    }
+
+    /// Starts the call of a built `plan` (through the signed chain when it needs authentication).
+    func start<Output>(
+        _ plan: HTTPCall.Plan,
+        decode: @escaping (HTTPResponse, ResponseDecodingContext) throws -> Output,
+        completion: @escaping (Result<Output, HTTPClientError>) -> Void
+    ) -> HTTPRequestHandle {
         let receiver = HTTPCall.Receiver(
             decode: { response, context in
                 do {
@@ -106,7 +115,8 @@ extension HTTPClient {
         return call
     }
 
-    private func makePlan(_ parts: RequestParts, policy: RetryPolicy) throws(HTTPClientError) -> HTTPCall.Plan {
+    /// `policy` with its deadline checked and bounded.
+    func validated(_ policy: RetryPolicy) throws(HTTPClientError) -> RetryPolicy {
         var policy = policy
         if let deadline = policy.deadline {
             guard let valid = TimeoutBounds.clamped(deadline) else {
@@ -114,6 +124,11 @@ extension HTTPClient {
             }
             policy.deadline = valid < TimeoutBounds.maximum ? valid : nil
         }
+        return policy
+    }
+
+    private func makePlan(_ parts: RequestParts, policy: RetryPolicy) throws(HTTPClientError) -> HTTPCall.Plan {
+        let policy = try validated(policy)
         var request = try buildRequest(parts)
         if parts.idempotency == .keyed, !request.headers.contains(Idempotency.keyHeader) {
             // One key per call: every attempt and replay of this call sends the same request.

@@ -51,6 +51,12 @@ extension HTTPClientEvent.Kind: CustomStringConvertible {
             return "WebSocket closed with \(code) after \(received) received, \(sent) sent"
         case .fleetEngineChanged(let available):
             return available ? "the fleet's engine is back" : "the fleet's engine is away: local protection"
+        case .outboxEnqueued(let entry, let depth):
+            return "outbox entry \(entry.uuidString) stored (\(depth) waiting)"
+        case .outboxAttempt(let entry, let attempt):
+            return "outbox entry \(entry.uuidString): delivery \(attempt)"
+        case .outboxOutcome(let entry, let outcome, let recovered, let depth):
+            return "outbox entry \(entry.uuidString): \(outcome)\(recovered ? " (recorded before a restart)" : "") (\(depth) in the outbox)"
         }
     }
 

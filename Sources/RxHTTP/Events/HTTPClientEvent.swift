@@ -65,6 +65,16 @@ public struct HTTPClientEvent: Sendable, CustomStringConvertible {
         /// The engine of the client's `Fleet` went away (`available` false: each replica runs on its
         /// own protection, its share of a fleet quota) or came back (no request id, no URL).
         case fleetEngineChanged(available: Bool)
+        /// `enqueue` stored outbox entry `entry`; the outbox now holds `depth` entries. Method and
+        /// URL are the entry's; no request id.
+        case outboxEnqueued(entry: UUID, depth: Int)
+        /// `deliver` sends outbox entry `entry` for the `attempt`-th time in this process (each time
+        /// is a call of its own, with its own events and retries).
+        case outboxAttempt(entry: UUID, attempt: Int)
+        /// Outbox entry `entry` has its one outcome, recorded and about to be handed over
+        /// (`recovered`: recorded by an earlier process); `depth` entries are in the outbox,
+        /// this one still among them until it is handed over.
+        case outboxOutcome(entry: UUID, Outcome, recovered: Bool, depth: Int)
     }
 
     /// The call's request id (the `#N` of log lines, `HTTPRequestInfo.callID`); nil for an event of

@@ -46,6 +46,23 @@ public enum FuzzingEntryPoints {
         _ = RetryPolicy(maxAttempts: 3, delay: .constant(time: 1)).delay(beforeRetry: 1, after: error)
     }
 
+    /// Reads `data` as an outbox file: a record that decodes must encode again and decode to the
+    /// same record (whose stored request and outcome must then build).
+    public static func decodeOutboxRecord(_ data: Data) {
+        guard let record = try? OutboxRecord.decode(data) else { return }
+        guard let again = try? OutboxRecord.decode(record.encoded()), again == record else {
+            preconditionFailure("an outbox record does not survive encoding again")
+        }
+        switch record {
+        case .entry(let stored):
+            _ = OutboxEntry(stored)
+            _ = stored.headerFields
+            _ = stored.authorizationType
+        case .outcome(let outcome):
+            _ = outcome.result
+        }
+    }
+
     /// Reads `data` as what a download's answers carry — `Content-Range` (206 and 416), `ETag`,
     /// `Last-Modified`, `Content-Length` — and lets a download session judge each line as a head.
     public static func parseTransferHeaders(_ data: Data) {

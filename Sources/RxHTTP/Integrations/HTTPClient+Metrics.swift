@@ -16,6 +16,7 @@ import Synchronization
 /// | `rxnetworkkit.http.client.token_refreshes` | `Counter`: credential refreshes ended | `outcome` (`success`, `failure`), `error.type` on failure |
 /// | `rxnetworkkit.http.client.circuit_breaker.changes` | `Counter`: a host's breaker changed | `server.address`, `server.port`, `state` (`open`, `half_open`, `closed`) |
 /// | `rxnetworkkit.http.client.cache` | `Counter`: answers delivered, by where they came from | `http.request.method`, `server.address`, `server.port`, `cache.status` (`network`, `hit`, `revalidated`, `stale`) |
+/// | `rxnetworkkit.outbox.depth` | `Meter`: the entries of an `Outbox`, as the last enqueue or outcome left them | none |
 ///
 /// OpenTelemetry counts each resend as its own request, so the duration is the attempt's, from
 /// its send to its answer (waits between attempts are not in it); `http.client.active_requests`
@@ -33,6 +34,8 @@ public enum HTTPClientMetrics {
     public static let circuitBreakerChanges = "rxnetworkkit.http.client.circuit_breaker.changes"
     /// `rxnetworkkit.http.client.cache`.
     public static let cacheAnswers = "rxnetworkkit.http.client.cache"
+    /// `rxnetworkkit.outbox.depth`.
+    public static let outboxDepth = "rxnetworkkit.outbox.depth"
 }
 
 extension HTTPClient {
@@ -81,6 +84,7 @@ final class HTTPMetricsRecorder: Sendable {
     private let refreshes: MetricCache<String, Counter>
     private let circuits: MetricCache<DurationKey, Counter>
     private let cacheAnswers: MetricCache<DurationKey, Counter>
+    private let outboxDepth: Meter
 
     init(factory: any MetricsFactory) {
         durations = MetricCache { key in
@@ -104,6 +108,7 @@ final class HTTPMetricsRecorder: Sendable {
         cacheAnswers = MetricCache { key in
             Counter(label: HTTPClientMetrics.cacheAnswers, dimensions: key.target.dimensions + [("cache.status", key.errorType ?? "network")], factory: factory)
         }
+        outboxDepth = Meter(label: HTTPClientMetrics.outboxDepth, dimensions: [], factory: factory)
         circuits = MetricCache { key in
             Counter(label: HTTPClientMetrics.circuitBreakerChanges, dimensions: [
                 ("server.address", key.target.address), ("server.port", String(key.target.port)),
@@ -145,8 +150,10 @@ final class HTTPMetricsRecorder: Sendable {
         case .completed:
             guard let status = event.cacheStatus, let target = target(of: event) else { return }
             cacheAnswers.metric(for: DurationKey(target: target, statusCode: nil, errorType: status.rawValue)).increment()
+        case .outboxEnqueued(_, let depth), .outboxOutcome(_, _, _, let depth):
+            outboxDepth.set(depth)
         case .started, .held, .waitEnded, .authRefreshStarted, .webSocketOpened, .webSocketReconnecting, .webSocketClosed,
-             .fleetEngineChanged:
+             .fleetEngineChanged, .outboxAttempt:
             return
         }
     }

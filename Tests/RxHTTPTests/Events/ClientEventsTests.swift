@@ -36,7 +36,8 @@ final class ClientEventsTests: RxTestCase {
         case .authRefreshEnded(let succeeded, _): return "refresh ended \(succeeded)"
         case .circuitChanged(let state): return "circuit \(state)"
         case .completed(let outcome, let duration, let attempts): return "completed \(outcome) \(Int(duration))s \(attempts)"
-        case .webSocketOpened, .webSocketReconnecting, .webSocketClosed, .fleetEngineChanged: return "\(kind)"
+        case .webSocketOpened, .webSocketReconnecting, .webSocketClosed, .fleetEngineChanged, .outboxEnqueued, .outboxAttempt, .outboxOutcome:
+            return "\(kind)"
         }
     }
 

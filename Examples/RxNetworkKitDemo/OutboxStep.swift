@@ -1,0 +1,116 @@
+import Foundation
+import RxNetworkKit
+import RxTesting
+import Synchronization
+
+// Step 21: writes that survive a crash. A child process (the demo started again as `outbox-child`)
+// enqueues 20 orders in an Outbox and delivers them to the embedded server, which applies each
+// Idempotency-Key once and answers slowly; the child is killed with SIGKILL in the middle. A second
+// child finds the orders on disk, delivers them (and 10 more), and the server shows each order
+// applied exactly once.
+
+/// An order the outbox keeps: a keyed POST.
+private struct PlaceOrder: Request {
+    typealias Response = Data
+    var order: Int
+    var path: String { "/demo-orders" }
+    var method: HTTPMethod { .post }
+    var idempotency: Idempotency { .keyed }
+    var body: any RequestBody { JSONBody(["order": order]) }
+}
+
+/// The server's side: one application per key, the first answer again for a repeat.
+private final class OrderLedger: Sendable {
+    private let state = Mutex<(applied: [String: Int], requests: Int)>(([:], 0))
+
+    func install(on server: LoopbackHTTPServer) {
+        server.route(.post, "/demo-orders") { [self] request in
+            guard let key = request.header("Idempotency-Key") else { return .status(400) }
+            let order = (try? JSONSerialization.jsonObject(with: request.body) as? [String: Any])?["order"] as? Int ?? -1
+            state.withLock { state in
+                state.requests += 1
+                if state.applied[key] == nil { state.applied[key] = order }
+            }
+            Thread.sleep(forTimeInterval: 0.03)
+            return .json("{\"order\":\(order)}", status: 201)
+        }
+    }
+
+    var orders: [Int] { state.withLock { Array($0.applied.values) } }
+    var requests: Int { state.withLock { $0.requests } }
+}
+
+/// Runs the step; returns its lines.
+func outboxStep(server: LoopbackHTTPServer) -> [String] {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rxnk-demo-outbox-\(getpid())")
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let ledger = OrderLedger()
+    ledger.install(on: server)
+    let log = directory.appendingPathComponent("children.log")
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    func stored() -> Int {
+        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.hasPrefix("stored") }.count
+    }
+    func child(_ orders: ClosedRange<Int>) throws -> Process {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        child.arguments = ["outbox-child", directory.appendingPathComponent("outbox").path, server.baseURL.absoluteString,
+                           log.path, "\(orders.lowerBound)", "\(orders.upperBound)"]
+        try child.run()
+        return child
+    }
+    let started = Date()
+    let first: Process
+    do { first = try child(1...20) } catch { return ["could not start a child: \(error)"] }
+    let deadline = Date().addingTimeInterval(20)
+    while stored() < 8, first.isRunning, Date() < deadline { usleep(2_000) }
+    kill(first.processIdentifier, SIGKILL)
+    first.waitUntilExit()
+    let storedAtDeath = stored()
+    let appliedAtDeath = ledger.orders.count
+    let onDisk = ((try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("outbox").path)) ?? [])
+        .filter { $0.hasSuffix(".entry") }.count
+    let second: Process
+    do { second = try child(21...30) } catch { return ["could not start a child: \(error)"] }
+    second.waitUntilExit()
+    let elapsed = Date().timeIntervalSince(started)
+    let orders = ledger.orders
+    let acknowledged = stored()
+    let twice = orders.count - Set(orders).count
+    let left = ((try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("outbox").path)) ?? [])
+        .filter { $0.hasSuffix(".entry") }.count
+    return [
+        "child 1 killed (SIGKILL, \(first.terminationReason == .uncaughtSignal ? "signal \(first.terminationStatus)" : "exit")) after \(storedAtDeath) orders stored, "
+            + "\(appliedAtDeath) applied: \(onDisk) entries left on disk",
+        "child 2 delivered them and 10 more in \(String(format: "%.0f ms", elapsed * 1_000)) in all: \(acknowledged) orders acknowledged, "
+            + "\(orders.count) applied\(orders.count > acknowledged ? " (\(orders.count - acknowledged) stored in the instant before the kill, unacknowledged)" : ""), "
+            + "\(twice) twice, \(ledger.requests) requests (\(ledger.requests - orders.count) repeats answered by key), outbox left with \(left)",
+        acknowledged <= orders.count && twice == 0 && left == 0 ? "every acknowledged order applied exactly once" : "AN ORDER WAS LOST OR APPLIED TWICE",
+    ]
+}
+
+/// The child (`outbox-child DIR URL LOG FIRST LAST`): opens the outbox (once the killed child's
+/// lock is gone), delivers, enqueues orders FIRST…LAST writing `stored N` to LOG after each, and
+/// exits once the outbox is empty.
+func runOutboxChild(_ arguments: [String]) -> Int32 {
+    guard arguments.count == 5, let api = URL(string: arguments[1]), let low = Int(arguments[3]), let high = Int(arguments[4]), low <= high,
+          let log = FileHandle(forWritingAtPath: arguments[2]) else { return 2 }
+    log.seekToEndOfFile()
+    var opened: Outbox?
+    for _ in 0..<500 where opened == nil {
+        opened = try? Outbox(directory: URL(fileURLWithPath: arguments[0]))
+        if opened == nil { usleep(10_000) }
+    }
+    guard let outbox = opened else { return 3 }
+    let client = HTTPClient(baseURL: api, configuration: .init(timeout: 5))
+    let delivering = client.rx.deliver(outbox, options: OutboxDeliveryOptions(redeliveryDelay: .constant(time: 0.05))).subscribe()
+    for order in low...high {
+        guard (try? client.rx.enqueue(PlaceOrder(order: order), in: outbox).toBlocking(timeout: 5).single()) != nil else { return 4 }
+        log.write(Data("stored \(order)\n".utf8))
+    }
+    let end = Date().addingTimeInterval(30)
+    while outbox.depth > 0, Date() < end { usleep(5_000) }
+    delivering.dispose()
+    return outbox.depth == 0 ? 0 : 5
+}

@@ -121,6 +121,16 @@ let package = Package(
             ],
             path: "Tools/transfer-bench"
         ),
+        // The durable outbox: enqueue latency and throughput on this disk, delivery against a raw loop.
+        .executableTarget(
+            name: "outbox-bench",
+            dependencies: [
+                .product(name: "RxCore", package: "RxNetworkKit"),
+                .product(name: "RxHTTP", package: "RxNetworkKit"),
+                .product(name: "RxTesting", package: "RxNetworkKit"),
+            ],
+            path: "Tools/outbox-bench"
+        ),
         // WebSocket messages per second: a raw SwiftNIO client vs `webSocket(path:).messages` over
         // AsyncHTTPClientTransport, against a SwiftNIO server in a child process.
         .executableTarget(

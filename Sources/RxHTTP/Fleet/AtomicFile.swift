@@ -21,9 +21,12 @@ enum AtomicFile {
 
     /// Replaces the file at `path` with `data`.
     ///
-    /// - Parameter durable: fsync the file and its directory (credentials); false for soft state
-    ///   that a crash may lose (a quota's bucket), which then costs no disk flush.
-    static func write(_ data: Data, to path: String, durable: Bool) throws(Failure) {
+    /// - Parameters:
+    ///   - durable: fsync the file and its directory (credentials); false for soft state that a
+    ///     crash may lose (a quota's bucket), which then costs no disk flush.
+    ///   - syncingDirectory: false when the caller flushes the directory itself, once for several
+    ///     files (the outbox).
+    static func write(_ data: Data, to path: String, durable: Bool, syncingDirectory: Bool = true) throws(Failure) {
         let directory = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let temporary = directory + "/." + name + "." + UUID().uuidString + ".tmp"
@@ -53,7 +56,7 @@ enum AtomicFile {
             unlink(temporary)
             throw failure
         }
-        if durable { syncDirectory(directory) }
+        if durable, syncingDirectory { syncDirectory(directory) }
     }
 
     /// Makes a rename or an unlink in `directory` durable (best effort: some file systems refuse to

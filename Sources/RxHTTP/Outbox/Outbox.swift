@@ -77,6 +77,16 @@ public final class Outbox: Sendable {
         var listener: (id: UInt64, onStored: @Sendable (Indexed) -> Void)?
         var nextListenerID: UInt64 = 0
         var lockDescriptor: Int32
+        /// Files to write and entries to remove at the next flush of the directory.
+        var writes: [PendingWrite] = []
+        var removals: [UUID] = []
+        var flushScheduled = false
+    }
+
+    private struct PendingWrite {
+        let path: String
+        let data: Data
+        let done: @Sendable (AtomicFile.Failure?) -> Void
     }
 
     private let state: Mutex<State>
@@ -228,14 +238,10 @@ public final class Outbox: Sendable {
         if let refusal {
             return queue.async { completion(.failure(refusal)) }
         }
-        queue.async { [self] in
-            var failure: HTTPClientError?
-            do throws(AtomicFile.Failure) {
-                try AtomicFile.write(data, to: OutboxDirectory.entryPath(directory.path, stored.id), durable: true)
-            } catch {
-                failure = HTTPClientError(
-                    .fileSystem, message: "cannot store the entry: \(error.what) failed (errno \(error.errno))", phase: .notSent
-                )
+        let path = OutboxDirectory.entryPath(directory.path, stored.id)
+        flush(writing: data, to: path) { [self] written in
+            let failure = written.map {
+                HTTPClientError(.fileSystem, message: "cannot store the entry: \($0.what) failed (errno \($0.errno))", phase: .notSent)
             }
             let indexed = Indexed(
                 entry: OutboxEntry(stored), sequence: stored.sequence, bytes: data.count, origin: OutboxDirectory.origin(of: stored.url)
@@ -293,33 +299,82 @@ public final class Outbox: Sendable {
 
     /// Records `outcome` durably (on the outbox's queue; `completion` there too).
     func record(_ outcome: StoredOutcome, completion: @escaping @Sendable (HTTPClientError?) -> Void) {
-        queue.async { [self] in
-            do {
-                let data = try OutboxRecord.outcome(outcome).encoded()
-                try AtomicFile.write(data, to: OutboxDirectory.outcomePath(directory.path, outcome.id), durable: true)
-                // A later delivery in this process hands it over without sending the entry again.
-                state.withLock { $0.entries[outcome.id]?.recordedOutcome = outcome }
-                completion(nil)
-            } catch let error as AtomicFile.Failure {
-                completion(HTTPClientError(.fileSystem, message: "cannot record an outcome: \(error.what) failed (errno \(error.errno))"))
-            } catch {
-                completion(HTTPClientError(.fileSystem, message: "cannot record an outcome: \(error)"))
+        let data: Data
+        do {
+            data = try OutboxRecord.outcome(outcome).encoded()
+        } catch {
+            return queue.async { completion(HTTPClientError(.fileSystem, message: "cannot record an outcome: \(error)")) }
+        }
+        flush(writing: data, to: OutboxDirectory.outcomePath(directory.path, outcome.id)) { [self] failure in
+            if let failure {
+                return completion(HTTPClientError(.fileSystem, message: "cannot record an outcome: \(failure.what) failed (errno \(failure.errno))"))
             }
+            // A later delivery in this process hands it over without sending the entry again.
+            state.withLock { $0.entries[outcome.id]?.recordedOutcome = outcome }
+            completion(nil)
         }
     }
 
-    /// Removes entry `id` and its outcome, durably (on the outbox's queue, `completion` after).
-    func remove(_ id: UUID, completion: @escaping @Sendable () -> Void = {}) {
-        queue.async { [self] in
+    /// Removes entry `id` and its outcome, durably, at the next flush.
+    func remove(_ id: UUID) {
+        schedule { $0.removals.append(id) }
+    }
+
+    // MARK: Flushing
+
+    /// Writes `data` to `path` whole (a temporary file, flushed, renamed) at the next flush, and
+    /// calls `done` on the outbox's queue once the directory is flushed too, or with the failure.
+    private func flush(writing data: Data, to path: String, done: @escaping @Sendable (AtomicFile.Failure?) -> Void) {
+        schedule { $0.writes.append(PendingWrite(path: path, data: data, done: done)) }
+    }
+
+    private func schedule(_ change: (inout State) -> Void) {
+        let first = state.withLock { state -> Bool in
+            change(&state)
+            defer { state.flushScheduled = true }
+            return !state.flushScheduled
+        }
+        if first { queue.async { [self] in flushPending() } }
+    }
+
+    /// Everything queued since the last flush, with one flush of the directory for all: what
+    /// arrives while the disk works waits for the next, so that a busy outbox flushes its
+    /// directory once per batch, not once per file.
+    private func flushPending() {
+        let (writes, removals) = state.withLock { state -> ([PendingWrite], [UUID]) in
+            defer {
+                state.writes = []
+                state.removals = []
+                state.flushScheduled = false
+            }
+            return (state.writes, state.removals)
+        }
+        var failures: [AtomicFile.Failure?] = []
+        failures.reserveCapacity(writes.count)
+        for write in writes {
+            do throws(AtomicFile.Failure) {
+                try AtomicFile.write(write.data, to: write.path, durable: true, syncingDirectory: false)
+                failures.append(nil)
+            } catch {
+                failures.append(error)
+            }
+        }
+        for id in removals {
             // The entry first: a crash between the two leaves an outcome without its entry, which
             // the next start deletes, never an entry without the outcome it had.
             _ = unlink(OutboxDirectory.entryPath(directory.path, id))
             _ = unlink(OutboxDirectory.outcomePath(directory.path, id))
-            AtomicFile.syncDirectory(directory.path)
+        }
+        AtomicFile.syncDirectory(directory.path)
+        if !removals.isEmpty {
             state.withLock { state in
-                if let removed = state.entries.removeValue(forKey: id) { state.totalBytes -= removed.bytes }
+                for id in removals {
+                    if let removed = state.entries.removeValue(forKey: id) { state.totalBytes -= removed.bytes }
+                }
             }
-            completion()
+        }
+        for (write, failure) in zip(writes, failures) {
+            write.done(failure)
         }
     }
 

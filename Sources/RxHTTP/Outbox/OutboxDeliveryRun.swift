@@ -97,7 +97,7 @@ final class OutboxDeliveryRun: ClientCall, Sendable {
         }
         for indexed in recovered {
             if let outcome = indexed.recordedOutcome {
-                handOverRecorded(indexed, outcome, isRecovered: indexed.recordedBeforeStart, inFlight: false)
+                handOverRecorded(indexed, outcome, isRecovered: indexed.recordedBeforeStart)
             }
         }
         pump()
@@ -255,10 +255,16 @@ final class OutboxDeliveryRun: ClientCall, Sendable {
         }
     }
 
-    /// Records the outcome, then hands it over (unless the run has stopped: the next run will, as
-    /// recovered), then removes the entry.
+    /// Records the outcome, then hands it over (unless the run has stopped: the next run will) and
+    /// removes the entry; outcomes are handed over in the order they were recorded.
     private func outcome(_ indexed: Outbox.Indexed, _ result: Result<HTTPResponse, HTTPClientError>) {
         let outcome = StoredOutcome(id: indexed.entry.id, result: result)
+        defer {
+            // The origin's next entry may go now (after this record was queued, so that records
+            // and hand-overs keep the order of the answers): the order is the order of sending,
+            // and this one has its answer. The run stays until it is handed over.
+            freeSlot(of: indexed)
+        }
         outbox.record(outcome) { [weak self] failure in
             guard let self else { return }
             if let failure {
@@ -267,13 +273,12 @@ final class OutboxDeliveryRun: ClientCall, Sendable {
                 self.stop()
                 return
             }
-            self.handOverRecorded(indexed, outcome, isRecovered: false, inFlight: true)
+            self.handOverRecorded(indexed, outcome, isRecovered: false)
+            self.ended(indexed, freeingSlot: false)
         }
     }
 
-    /// - Parameter inFlight: Whether the entry holds one of the run's slots (it was sent by this
-    ///   run), freed after.
-    private func handOverRecorded(_ indexed: Outbox.Indexed, _ outcome: StoredOutcome, isRecovered: Bool, inFlight: Bool) {
+    private func handOverRecorded(_ indexed: Outbox.Indexed, _ outcome: StoredOutcome, isRecovered: Bool) {
         handOver.async { [self] in
             guard state.withLock({ state -> Bool in
                 if case .ended = state.phase { return false }
@@ -288,35 +293,32 @@ final class OutboxDeliveryRun: ClientCall, Sendable {
                 for: indexed.entry, .outboxOutcome(entry: indexed.entry.id, kind, recovered: isRecovered, depth: outbox.depth)
             )
             observer.onNext(OutboxDelivery(entry: indexed.entry, result: outcome.result, isRecovered: isRecovered))
-            outbox.remove(indexed.entry.id) { [weak self] in
-                if inFlight { self?.ended(indexed) }
-            }
+            outbox.remove(indexed.entry.id)
         }
     }
 
-    /// The entry left the run (an outcome handed over, or stopped without one): its slot is free.
-    private func ended(_ indexed: Outbox.Indexed) {
-        let (ending, running) = state.withLock { state -> (Ending, Bool) in
-            state.inFlight[indexed.entry.id] = nil
+    /// The entry's origin may send its next entry.
+    private func freeSlot(of indexed: Outbox.Indexed) {
+        let running = state.withLock { state -> Bool in
             if let active = state.active[indexed.origin] {
                 state.active[indexed.origin] = active > 1 ? active - 1 : nil
             }
-            switch state.phase {
-            case .running:
-                return (.none, true)
-            case .draining(let completes):
-                guard state.inFlight.isEmpty else { return (.none, false) }
-                state.phase = .ended
-                return (completes ? .complete : .end, false)
-            case .ended:
-                return (.none, false)
-            }
+            return state.isRunning
         }
-        if running {
-            pump()
-        } else {
-            finish(ending)
+        if running { pump() }
+    }
+
+    /// The entry left the run (its outcome handed over, or stopped without one); `freeingSlot` when
+    /// its slot is still held.
+    private func ended(_ indexed: Outbox.Indexed, freeingSlot: Bool = true) {
+        if freeingSlot { freeSlot(of: indexed) }
+        let ending = state.withLock { state -> Ending in
+            state.inFlight[indexed.entry.id] = nil
+            guard case .draining(let completes) = state.phase, state.inFlight.isEmpty else { return .none }
+            state.phase = .ended
+            return completes ? .complete : .end
         }
+        finish(ending)
     }
 
     private func finish(_ ending: Ending) {

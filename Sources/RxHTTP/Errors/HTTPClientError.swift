@@ -85,8 +85,8 @@ public struct HTTPClientError: Error, CustomStringConvertible, CustomDebugString
         /// `message` holds its reason).
         case webSocketClosed
         /// Reading or writing a local file failed: a download's destination (no such directory, disk
-        /// full, larger than `TransferOptions.maxFileSize`) or an upload's source; `underlying`
-        /// holds the system's error.
+        /// full, larger than `TransferOptions.maxFileSize`), an upload's source, an `Outbox`'s
+        /// directory (or a fleet's outbox table); `underlying` holds the system's error.
         case fileSystem
     }
 

@@ -62,7 +62,7 @@ final class PostgreSQLFleetEngine: FleetEngine {
     private let state: LockedState<State>
     /// Whether the listener is listening now (tests wait for it before they publish).
     private let listening = LockedState<Bool>.make(false)
-    private let logger = Logger(label: "RxHTTP.Fleet.PostgreSQL", factory: { _ in SwiftLogNoOpLogHandler() })
+    let logger = Logger(label: "RxHTTP.Fleet.PostgreSQL", factory: { _ in SwiftLogNoOpLogHandler() })
 
     var description: String {
         "PostgreSQL fleet in namespace \(namespace)"
@@ -593,7 +593,7 @@ final class PostgreSQLFleetEngine: FleetEngine {
 
     /// Runs `body` on a connection of the pool, within the operation time-out (the lease's wait
     /// included); a connection whose statement overran is closed.
-    private func withConnection<T: Sendable>(
+    func withConnection<T: Sendable>(
         _ what: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let start = ContinuousClock.now
@@ -619,7 +619,7 @@ final class PostgreSQLFleetEngine: FleetEngine {
     /// Runs `body` in one transaction with `SET LOCAL statement_timeout`, committed when it returns
     /// and rolled back when it throws; a connection whose rollback fails is closed, so that a
     /// transaction never goes back to the caller's pool open.
-    private func transaction<T: Sendable>(
+    func transaction<T: Sendable>(
         _ what: String, _ body: @escaping @Sendable (PostgresConnection, Run) async throws -> T
     ) async throws -> T {
         let logger = self.logger

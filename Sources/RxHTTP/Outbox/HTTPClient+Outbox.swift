@@ -30,7 +30,7 @@ extension Reactive where Base: HTTPClient {
                 single(.failure(error))
                 return Disposables.create()
             }
-            outbox.append(stored) { result in
+            outbox.store.append(stored) { result in
                 if case .success(let entry) = result {
                     client.emitOutboxEvent(for: entry, .outboxEnqueued(entry: entry.id, depth: outbox.depth))
                 }

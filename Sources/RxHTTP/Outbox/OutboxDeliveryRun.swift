@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 @_spi(RxNetworkKitInternals) import RxCore
 
 /// One subscription of `client.rx.deliver(_:)`: the outbox's entries in a queue per origin, at
@@ -52,7 +51,7 @@ final class OutboxDeliveryRun: ClientCall, Sendable {
     private let handOver = DispatchQueue(label: "RxHTTP.OutboxDelivery")
     /// Fails with `Stopped` when the run stops: every wait between sends listens.
     private let stopping = PublishSubject<Void>()
-    private let state = Mutex(State())
+    private let state = LockedState<State>.make(State())
 
     init(client: HTTPClient, outbox: Outbox, options: OutboxDeliveryOptions, observer: AnyObserver<OutboxDelivery>) {
         self.id = client.makeRequestID()
@@ -74,7 +73,7 @@ final class OutboxDeliveryRun: ClientCall, Sendable {
             return
         }
         state.withLock { $0.admitted = true }
-        guard let (listenerID, stored) = outbox.attach({ [weak self] indexed in self?.stored(indexed) }) else {
+        guard let (listenerID, stored) = outbox.store.attach({ [weak self] indexed in self?.stored(indexed) }) else {
             state.withLock { $0.phase = .ended }
             release()
             observer.onError(HTTPClientError(
@@ -103,7 +102,7 @@ final class OutboxDeliveryRun: ClientCall, Sendable {
         pump()
     }
 
-    /// An entry `enqueue` stored while the run is on.
+    /// An entry `enqueue` stored while the run is on (or, on a fleet, one this replica claimed).
     private func stored(_ indexed: Outbox.Indexed) {
         let running = state.withLock { state -> Bool in
             guard state.isRunning else { return false }
@@ -111,10 +110,16 @@ final class OutboxDeliveryRun: ClientCall, Sendable {
                 state.storedEarly?.append(indexed)
                 return false
             }
-            state.queues[indexed.origin, default: []].append(indexed)
+            if indexed.recordedOutcome == nil { state.queues[indexed.origin, default: []].append(indexed) }
             return true
         }
-        if running { pump() }
+        guard running else { return }
+        if let outcome = indexed.recordedOutcome {
+            // A fleet's entry whose outcome a replica recorded before it died.
+            handOverRecorded(indexed, outcome, isRecovered: indexed.recordedBeforeStart)
+        } else {
+            pump()
+        }
     }
 
     /// The subscriber disposed: stop at once.
@@ -192,7 +197,7 @@ final class OutboxDeliveryRun: ClientCall, Sendable {
         let single: Observable<HTTPResponse> = Observable.deferred { [client, outbox] in
             let attempt = sends.withLock { $0 += 1; return $0 }
             client.emitOutboxEvent(for: entry, .outboxAttempt(entry: entry.id, attempt: attempt))
-            guard let stored = outbox.storedEntry(entry.id) else {
+            guard let stored = outbox.store.storedEntry(entry.id) else {
                 return .error(HTTPClientError(.fileSystem, message: "the entry's file is gone or damaged; set aside", phase: .notSent))
             }
             return Observable.create { observer in
@@ -265,15 +270,21 @@ final class OutboxDeliveryRun: ClientCall, Sendable {
             // and this one has its answer. The run stays until it is handed over.
             freeSlot(of: indexed)
         }
-        outbox.record(outcome) { [weak self] failure in
+        outbox.store.record(outcome) { [weak self] recorded in
             guard let self else { return }
-            if let failure {
+            switch recorded {
+            case .failure(let failure):
                 // After the deliveries already queued; the entry stays, without an outcome.
                 self.handOver.async { [observer = self.observer] in observer.onError(failure) }
                 self.stop()
                 return
+            case .success(true):
+                self.handOverRecorded(indexed, outcome, isRecovered: false)
+            case .success(false):
+                // A sibling holds the entry now (this replica's lease ran out): its delivery hands
+                // the outcome over, sent again under the same key.
+                break
             }
-            self.handOverRecorded(indexed, outcome, isRecovered: false)
             self.ended(indexed, freeingSlot: false)
         }
     }
@@ -293,7 +304,7 @@ final class OutboxDeliveryRun: ClientCall, Sendable {
                 for: indexed.entry, .outboxOutcome(entry: indexed.entry.id, kind, recovered: isRecovered, depth: outbox.depth)
             )
             observer.onNext(OutboxDelivery(entry: indexed.entry, result: outcome.result, isRecovered: isRecovered))
-            outbox.remove(indexed.entry.id)
+            outbox.store.remove(indexed.entry.id)
         }
     }
 
@@ -345,7 +356,7 @@ final class OutboxDeliveryRun: ClientCall, Sendable {
             }
             return (state.listenerID, state.admitted)
         }
-        if let listenerID { outbox.detach(listenerID) }
+        if let listenerID { outbox.store.detach(listenerID) }
         if admitted { client.callFinished(id: id) }
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if PostgreSQL
+import PostgresNIO
+#endif
 import RxCore
 @testable import RxHTTP
 import RxTesting
@@ -11,9 +14,13 @@ import XCTest
 /// while a request is on the wire, after the server applied an order but before its answer was
 /// recorded, between handing an outcome over and removing the entry, and at random instants; then
 /// starts it again until the outbox is empty. Every acknowledged order is applied exactly once, no
-/// order twice, every entry's outcome reported — a second time only with `isRecovered`.
+/// order twice, every entry's outcome reported — a second time only with `isRecovered`. With the
+/// trait `PostgreSQL` each scenario runs again on a fleet's outbox in a real database, where a dead
+/// child's claims pass to the next one when their one-second lease runs out.
 final class OutboxProcessTests: LoopbackClientTestCase {
     private var directory: URL!
+    /// Where the outbox is: nil for the test's directory, or `postgres://…#namespace`.
+    private var place: String?
     private var logFile: URL!
     private let orders = IdempotentOrderServer()
 
@@ -47,6 +54,7 @@ final class OutboxProcessTests: LoopbackClientTestCase {
         environment["RXNK_OUTBOX_LOG"] = logFile.path
         environment["RXNK_OUTBOX_ORDERS"] = orders.map { "\($0.lowerBound)-\($0.upperBound)" } ?? ""
         environment["RXNK_OUTBOX_KILL_AFTER_DELIVERY"] = killAfterDelivery.map(String.init) ?? ""
+        environment["RXNK_OUTBOX_PLACE"] = place ?? ""
         child.environment = environment
         let output = try FileHandle(forWritingTo: directory.appendingPathComponent("child-output.log"))
         output.seekToEndOfFile()
@@ -106,21 +114,29 @@ final class OutboxProcessTests: LoopbackClientTestCase {
             XCTAssertTrue(reports.allSatisfy { $0[2] == "201" }, "\(reports)", file: file, line: line)
             XCTAssertTrue(reports.dropFirst().allSatisfy { $0[3] == "1" }, "a repeat is marked recovered: \(reports)", file: file, line: line)
         }
-        XCTAssertEqual(try Outbox.entriesOnDisk(directory.appendingPathComponent("outbox")), 0, "the outbox is empty", file: file, line: line)
+        XCTAssertEqual(try remaining(), 0, "the outbox is empty", file: file, line: line)
         print("orders acknowledged \(enqueued.count), applied \(applied.count), requests \(orders.requests), outcomes reported \(delivered.count) (recovered \(delivered.filter { $0[3] == "1" }.count))")
     }
 
     func testKilledRightAfterEnqueueSucceeds() throws {
+        try killedRightAfterEnqueueSucceeds()
+    }
+
+    private func killedRightAfterEnqueueSucceeds() throws {
         // The server is slow to apply, so that entries wait in the outbox when the child dies.
         orders.hooks(received: { _ in Thread.sleep(forTimeInterval: 0.05); return true })
         let first = try child(orders: 1...12)
         XCTAssertTrue(waitUntil(timeout: 30) { self.acknowledged() >= 5 })
         kill(first)
-        XCTAssertGreaterThanOrEqual(try Outbox.entriesOnDisk(directory.appendingPathComponent("outbox")), 1, "entries waited")
+        XCTAssertGreaterThanOrEqual(try remaining(), 1, "entries waited")
         try finishAndVerify()
     }
 
     func testKilledWhileARequestIsOnTheWire() throws {
+        try killedWhileARequestIsOnTheWire()
+    }
+
+    private func killedWhileARequestIsOnTheWire() throws {
         let victim = Mutex<Process?>(nil)
         orders.hooks(received: { number in
             guard number == 3, let process = victim.withLock({ $0 }) else { return true }
@@ -135,6 +151,10 @@ final class OutboxProcessTests: LoopbackClientTestCase {
     }
 
     func testKilledAfterTheServerAppliedBeforeTheAnswerWasRecorded() throws {
+        try killedAfterTheServerAppliedBeforeTheAnswerWasRecorded()
+    }
+
+    private func killedAfterTheServerAppliedBeforeTheAnswerWasRecorded() throws {
         let victim = Mutex<Process?>(nil)
         orders.hooks(applied: { number in
             guard number == 4, let process = victim.withLock({ $0 }) else { return }
@@ -150,6 +170,10 @@ final class OutboxProcessTests: LoopbackClientTestCase {
     }
 
     func testKilledBetweenHandingOverAndRemovingTheEntryHandsItOverOnceMoreAsRecovered() throws {
+        try killedBetweenHandingOverAndRemovingTheEntryHandsItOverOnceMoreAsRecovered()
+    }
+
+    private func killedBetweenHandingOverAndRemovingTheEntryHandsItOverOnceMoreAsRecovered() throws {
         let first = try child(orders: 1...6, killAfterDelivery: 3)
         waitForExit(first)
         XCTAssertEqual(first.terminationReason, .uncaughtSignal)
@@ -162,6 +186,10 @@ final class OutboxProcessTests: LoopbackClientTestCase {
     }
 
     func testKilledAtRandomInstantsAgainAndAgain() throws {
+        try killedAtRandomInstantsAgainAndAgain()
+    }
+
+    private func killedAtRandomInstantsAgainAndAgain() throws {
         orders.hooks(received: { _ in Thread.sleep(forTimeInterval: Double.random(in: 0...0.02)); return true })
         var next = 1
         for round in 0..<4 {
@@ -172,6 +200,68 @@ final class OutboxProcessTests: LoopbackClientTestCase {
         }
         try finishAndVerify()
     }
+
+    /// Entries left in the outbox: files in the directory, or rows in the database.
+    private func remaining() throws -> Int {
+        guard let place else { return try Outbox.entriesOnDisk(directory.appendingPathComponent("outbox")) }
+        #if PostgreSQL
+        guard let address = PostgresURL(place), let namespace = address.fragment else { throw XCTSkip("not a place: \(place)") }
+        let postgres = PostgresClient(configuration: address.configuration)
+        let count = Mutex<Result<Int, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let running = Task { await postgres.run() }
+            do {
+                let rows = try await postgres.query(
+                    "SELECT count(*)::int8 FROM rxnetworkkit_outbox WHERE namespace = \(namespace) AND outbox = 'orders' AND skipped IS NULL"
+                )
+                var value = 0
+                for try await entries in rows.decode(Int.self) { value = entries }
+                count.withLock { $0 = .success(value) }
+            } catch {
+                count.withLock { $0 = .failure(error) }
+            }
+            running.cancel()
+            done.signal()
+        }
+        done.wait()
+        return try XCTUnwrap(count.withLock { $0 }).get()
+        #else
+        throw XCTSkip("the trait PostgreSQL is off")
+        #endif
+    }
+
+    #if PostgreSQL
+    /// Runs `scenario` on a fleet's outbox in the database of `RXNK_POSTGRES_URL`, in a namespace of
+    /// its own.
+    private func onPostgreSQL(_ scenario: () throws -> Void) throws {
+        guard let url = ProcessInfo.processInfo.environment["RXNK_POSTGRES_URL"], !url.isEmpty else {
+            return XCTFail("the trait PostgreSQL is on but RXNK_POSTGRES_URL is not set (Scripts/postgres.sh start DIR prints one)")
+        }
+        place = url + "#outbox-" + UUID().uuidString.lowercased()
+        try scenario()
+    }
+
+    func testOnPostgreSQLKilledRightAfterEnqueueSucceeds() throws {
+        try onPostgreSQL(killedRightAfterEnqueueSucceeds)
+    }
+
+    func testOnPostgreSQLKilledWhileARequestIsOnTheWire() throws {
+        try onPostgreSQL(killedWhileARequestIsOnTheWire)
+    }
+
+    func testOnPostgreSQLKilledAfterTheServerAppliedBeforeTheAnswerWasRecorded() throws {
+        try onPostgreSQL(killedAfterTheServerAppliedBeforeTheAnswerWasRecorded)
+    }
+
+    func testOnPostgreSQLKilledBetweenHandingOverAndRemovingTheEntryHandsItOverOnceMoreAsRecovered() throws {
+        try onPostgreSQL(killedBetweenHandingOverAndRemovingTheEntryHandsItOverOnceMoreAsRecovered)
+    }
+
+    func testOnPostgreSQLKilledAtRandomInstantsAgainAndAgain() throws {
+        try onPostgreSQL(killedAtRandomInstantsAgainAndAgain)
+    }
+    #endif
 
     // MARK: The child
 
@@ -196,6 +286,17 @@ final class OutboxProcessTests: LoopbackClientTestCase {
         }
         let killAfter = environment["RXNK_OUTBOX_KILL_AFTER_DELIVERY"].flatMap { Int($0) }
         var opened: Outbox?
+        #if PostgreSQL
+        var fleetAndClient: (Fleet, PostgresClient, Task<Void, Never>)?
+        if let place = environment["RXNK_OUTBOX_PLACE"], let address = PostgresURL(place), let namespace = address.fragment {
+            let postgres = PostgresClient(configuration: address.configuration)
+            let running = Task { await postgres.run() }
+            let fleet = try Fleet.postgreSQL(postgres, namespace: namespace, heartbeatInterval: 0.2)
+            fleetAndClient = (fleet, postgres, running)
+            opened = try fleet.outbox(named: "orders", lease: 1, pollInterval: 0.05)
+        }
+        defer { fleetAndClient?.2.cancel() }
+        #endif
         let deadline = Date().addingTimeInterval(10)
         while opened == nil, Date() < deadline {
             opened = try? Outbox(directory: URL(fileURLWithPath: path))
@@ -229,6 +330,10 @@ final class OutboxProcessTests: LoopbackClientTestCase {
             say("E \(order) \(value.id.uuidString) \(value.idempotencyKey)")
         }
         let end = Date().addingTimeInterval(30)
+        #if PostgreSQL
+        // A fleet's depth is the table's as of the last look: wait for one.
+        while let store = outbox.store as? PostgreSQLOutboxStore, !store.hasCounted, Date() < end { usleep(5_000) }
+        #endif
         while outbox.depth > 0, Date() < end { usleep(5_000) }
         XCTAssertEqual(outbox.depth, 0)
         subscription.dispose()

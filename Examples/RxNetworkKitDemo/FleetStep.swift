@@ -90,7 +90,7 @@ func fleetEngine() -> (place: String, description: String, note: String?) {
 
 /// A replica's fleet at `place` (a directory, or a `postgres://` URL whose fragment names the
 /// namespace), and what to do when done.
-func makeFleet(_ place: String) throws -> (Fleet, () async -> Void) {
+func makeFleet(_ place: String) throws -> (Fleet, @Sendable () async -> Void) {
     #if PostgreSQL
     if let address = URLComponents(string: place), address.scheme == "postgres", let host = address.host, let user = address.user {
         let postgres = PostgresClient(configuration: .init(

@@ -40,14 +40,34 @@ private final class OrderLedger: Sendable {
     var requests: Int { state.withLock { $0.requests } }
 }
 
-/// Runs the step; returns its lines.
+/// Runs the step on an outbox in a directory and, with the trait `PostgreSQL` and a database, on a
+/// fleet's outbox; returns its lines.
 func outboxStep(server: LoopbackHTTPServer) -> [String] {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rxnk-demo-outbox-\(getpid())")
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
+    var lines = ["in a directory:"] + crashScenario(server: server, place: directory.appendingPathComponent("outbox").path, directory: directory)
+    #if PostgreSQL
+    let engine = fleetEngine()
+    if engine.place.hasPrefix("postgres://") {
+        let place = engine.place.replacingOccurrences(of: "#demo-", with: "#demo-outbox-")
+        lines += ["on a fleet's table, \(engine.description) (a dead child's claims pass on when its 1 s lease runs out):"]
+            + crashScenario(server: server, place: place, directory: directory)
+    } else {
+        lines.append("a fleet's shared outbox: \(engine.note ?? "no PostgreSQL")")
+    }
+    #else
+    lines.append("a fleet's shared outbox (fleet.outbox(named:)): swift run --traits PostgreSQL RxNetworkKitDemo")
+    #endif
+    return lines
+}
+
+/// Kills a child that delivers 20 orders, starts another with 10 more, and counts what the server
+/// applied; `place` is the outbox's directory or a `postgres://…#namespace` fleet.
+private func crashScenario(server: LoopbackHTTPServer, place: String, directory: URL) -> [String] {
     let ledger = OrderLedger()
     ledger.install(on: server)
-    let log = directory.appendingPathComponent("children.log")
+    let log = directory.appendingPathComponent("children-\(UUID().uuidString).log")
     _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     func stored() -> Int {
         ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.hasPrefix("stored") }.count
@@ -55,8 +75,7 @@ func outboxStep(server: LoopbackHTTPServer) -> [String] {
     func child(_ orders: ClosedRange<Int>) throws -> Process {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        child.arguments = ["outbox-child", directory.appendingPathComponent("outbox").path, server.baseURL.absoluteString,
-                           log.path, "\(orders.lowerBound)", "\(orders.upperBound)"]
+        child.arguments = ["outbox-child", place, server.baseURL.absoluteString, log.path, "\(orders.lowerBound)", "\(orders.upperBound)"]
         try child.run()
         return child
     }
@@ -69,8 +88,7 @@ func outboxStep(server: LoopbackHTTPServer) -> [String] {
     first.waitUntilExit()
     let storedAtDeath = stored()
     let appliedAtDeath = ledger.orders.count
-    let onDisk = ((try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("outbox").path)) ?? [])
-        .filter { $0.hasSuffix(".entry") }.count
+    let onDisk = remaining(place)
     let second: Process
     do { second = try child(21...30) } catch { return ["could not start a child: \(error)"] }
     second.waitUntilExit()
@@ -78,11 +96,10 @@ func outboxStep(server: LoopbackHTTPServer) -> [String] {
     let orders = ledger.orders
     let acknowledged = stored()
     let twice = orders.count - Set(orders).count
-    let left = ((try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("outbox").path)) ?? [])
-        .filter { $0.hasSuffix(".entry") }.count
+    let left = remaining(place)
     return [
         "child 1 killed (SIGKILL, \(first.terminationReason == .uncaughtSignal ? "signal \(first.terminationStatus)" : "exit")) after \(storedAtDeath) orders stored, "
-            + "\(appliedAtDeath) applied: \(onDisk) entries left on disk",
+            + "\(appliedAtDeath) applied: \(onDisk) entries left in the outbox",
         "child 2 delivered them and 10 more in \(String(format: "%.0f ms", elapsed * 1_000)) in all: \(acknowledged) orders acknowledged, "
             + "\(orders.count) applied\(orders.count > acknowledged ? " (\(orders.count - acknowledged) stored in the instant before the kill, unacknowledged)" : ""), "
             + "\(twice) twice, \(ledger.requests) requests (\(ledger.requests - orders.count) repeats answered by key), outbox left with \(left)",
@@ -90,19 +107,48 @@ func outboxStep(server: LoopbackHTTPServer) -> [String] {
     ]
 }
 
-/// The child (`outbox-child DIR URL LOG FIRST LAST`): opens the outbox (once the killed child's
-/// lock is gone), delivers, enqueues orders FIRST…LAST writing `stored N` to LOG after each, and
-/// exits once the outbox is empty.
+/// What the outbox at `place` holds: what a new instance reads there (waiting for a child's lock
+/// to go), or a fleet's table as its first look sees it.
+private func remaining(_ place: String) -> Int {
+    guard let (outbox, close) = openOutbox(place) else { return -1 }
+    defer { close() }
+    return outbox.depth
+}
+
+/// The outbox at `place` (a directory, once the killed child's lock is gone; or a fleet's, on
+/// PostgreSQL) and what to do when done.
+private func openOutbox(_ place: String) -> (Outbox, () -> Void)? {
+    #if PostgreSQL
+    if place.hasPrefix("postgres://") {
+        guard let (fleet, leave) = try? makeFleet(place), let outbox = try? fleet.outbox(named: "demo-orders", lease: 1, pollInterval: 0.05) else {
+            return nil
+        }
+        return (outbox, {
+            outbox.close()
+            let left = DispatchSemaphore(value: 0)
+            Task.detached {
+                await leave()
+                left.signal()
+            }
+            left.wait()
+        })
+    }
+    #endif
+    for _ in 0..<500 {
+        if let outbox = try? Outbox(directory: URL(fileURLWithPath: place)) { return (outbox, { outbox.close() }) }
+        usleep(10_000)
+    }
+    return nil
+}
+
+/// The child (`outbox-child PLACE URL LOG FIRST LAST`): opens the outbox, delivers, enqueues
+/// orders FIRST…LAST writing `stored N` to LOG after each, and exits once the outbox is empty.
 func runOutboxChild(_ arguments: [String]) -> Int32 {
     guard arguments.count == 5, let api = URL(string: arguments[1]), let low = Int(arguments[3]), let high = Int(arguments[4]), low <= high,
           let log = FileHandle(forWritingAtPath: arguments[2]) else { return 2 }
     log.seekToEndOfFile()
-    var opened: Outbox?
-    for _ in 0..<500 where opened == nil {
-        opened = try? Outbox(directory: URL(fileURLWithPath: arguments[0]))
-        if opened == nil { usleep(10_000) }
-    }
-    guard let outbox = opened else { return 3 }
+    guard let (outbox, close) = openOutbox(arguments[0]) else { return 3 }
+    defer { close() }
     let client = HTTPClient(baseURL: api, configuration: .init(timeout: 5))
     let delivering = client.rx.deliver(outbox, options: OutboxDeliveryOptions(redeliveryDelay: .constant(time: 0.05))).subscribe()
     for order in low...high {

@@ -12,9 +12,10 @@ extension Fleet {
     /// `lease` has run out a sibling claims its entries and sends them again with their key — an
     /// outcome the dead replica recorded is handed over as recovered. An origin's entries go in
     /// order across the fleet: a replica does not claim one while a live sibling holds an older one.
-    /// Replicas look at the table every `pollInterval` (and at once after their own `enqueue`), so
-    /// `depth`, `byteCount` and `oldestEntryDate` are the whole fleet's as of the last look, and
-    /// `entries` lists what this replica holds.
+    /// Replicas look at the table every `pollInterval` while they deliver (and at once after their
+    /// own `enqueue`), so `depth`, `byteCount` and `oldestEntryDate` are the whole fleet's as of
+    /// the last look — the first one made here, before this method returns — and `entries` lists
+    /// what this replica holds.
     ///
     /// - Parameters:
     ///   - name: The outbox's name in the fleet, 1 to 63 characters without NUL.
@@ -23,6 +24,9 @@ extension Fleet {
     ///   - lease: Seconds a claim lasts without renewal, 1…3,600; default 30: how long a dead
     ///     replica's entries wait before a sibling takes them.
     ///   - pollInterval: Seconds between looks at the table, 0.05…60; default 0.5.
+    /// - Note: Blocks the calling thread for the first look at the table (creating it if needed), at
+    ///   most the fleet's `operationTimeout`: call it from a thread, not from an async task. A
+    ///   database that does not answer leaves the counts at 0 until a delivery's look.
     /// - Throws: `HTTPClientError` `.invalidRequest` for a bound or name out of range;
     ///   `.unsupported` on a same-host fleet (each replica there keeps an `Outbox(directory:)` of
     ///   its own).
@@ -41,6 +45,7 @@ extension Fleet {
             let store = PostgreSQLOutboxStore(
                 engine: engine, name: name, member: member.id, maxEntries: maxEntries, maxBytes: maxBytes, lease: lease, pollInterval: pollInterval
             )
+            store.lookOnce(waiting: engine.operationTimeout)
             return Outbox(store: store, directory: nil, maxEntries: maxEntries, maxBytes: maxBytes)
         }
         #endif

@@ -30,8 +30,6 @@ final class PostgreSQLOutboxStore: OutboxStore {
         var poked = false
         var lastRenewal = Date.distantPast
         var skipped: [Outbox.SkippedRecord] = []
-        /// Whether `counts` came from the table (a look at it) yet.
-        var counted = false
     }
 
     let engine: PostgreSQLFleetEngine
@@ -53,12 +51,19 @@ final class PostgreSQLOutboxStore: OutboxStore {
         self.lease = lease
         self.pollInterval = pollInterval
         self.schema = Task { try await engine.ensureOutboxSchema() }
-        // A first look at the table, so that `depth` soon says what is there without a delivery.
-        Task { [weak self] in await self?.poll(claiming: false) }
     }
 
-    /// Whether the counts come from a look at the table yet (before, they are 0).
-    var hasCounted: Bool { state.withLock { $0.counted } }
+    /// The first look at the table (its counts), waited for on the calling thread for at most
+    /// `timeout` seconds, so that `depth` says what is there from the start.
+    func lookOnce(waiting timeout: TimeInterval) {
+        let looked = DispatchSemaphore(value: 0)
+        Task { [weak self] in
+            await self?.poll(claiming: false)
+            looked.signal()
+        }
+        _ = looked.wait(timeout: .now() + timeout)
+    }
+
 
     deinit {
         close()
@@ -217,10 +222,7 @@ final class PostgreSQLOutboxStore: OutboxStore {
             if renew { try await engine.outboxRenew(name, member: member, ids: held, lease: lease) }
             let limit = claiming ? Self.claimLimit - held.count : 0
             let (rows, counts) = try await engine.outboxClaim(name, member: member, lease: lease, limit: limit)
-            state.withLock { state in
-                state.counts = counts
-                state.counted = true
-            }
+            state.withLock { $0.counts = counts }
             for row in rows { await take(row) }
         } catch {
             // The database is away: the next poll tries again; claims not renewed go to siblings.

@@ -256,8 +256,11 @@ final class PostgreSQLFleetTests: XCTestCase {
     func testAMemberMissingItsHeartbeatsHasItsLeaseDropped() async throws {
         let (first, second) = makeEngines()
         let (a, b) = (member("a"), member("b"))
-        _ = try await first.heartbeat(a, timeout: 0.3)
-        _ = try await second.heartbeat(b, timeout: 0.3)
+        // A time-out with room for a slow machine (ThreadSanitizer, a busy CI host) between the
+        // checks that the member is alive and the wait that outlives it.
+        let timeout = 1.0
+        _ = try await first.heartbeat(a, timeout: timeout)
+        _ = try await second.heartbeat(b, timeout: timeout)
         // A fast refill: only the leases out limit what there is.
         func request(_ who: FleetMember, want: Int) -> QuotaLeaseRequest {
             QuotaLeaseRequest(bucket: "fast", rate: 1_000, capacity: 10, member: who.id, holding: 0, returned: 0, want: want)
@@ -267,12 +270,12 @@ final class PostgreSQLFleetTests: XCTestCase {
         let none = try await second.lease(request(b, want: 5))
         XCTAssertEqual(none.granted, 0, "the first's lease fills the capacity")
         // The first stops heartbeating; the second goes on.
-        try await Task.sleep(for: .milliseconds(200))
-        _ = try await second.heartbeat(b, timeout: 0.3)
+        try await Task.sleep(for: .milliseconds(100))
+        _ = try await second.heartbeat(b, timeout: timeout)
         let stillNone = try await second.lease(request(b, want: 5))
         XCTAssertEqual(stillNone.granted, 0, "not dead yet")
-        try await Task.sleep(for: .milliseconds(200))
-        let members = try await second.heartbeat(b, timeout: 0.3)
+        try await Task.sleep(for: .milliseconds(1_000))
+        let members = try await second.heartbeat(b, timeout: timeout)
         XCTAssertEqual(members.map(\.id), [b.id], "the silent member is gone")
         let back = try await second.lease(request(b, want: 5))
         XCTAssertEqual(back.granted, 5, "its lease returned")

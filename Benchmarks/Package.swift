@@ -128,6 +128,7 @@ let package = Package(
                 .product(name: "RxCore", package: "RxNetworkKit"),
                 .product(name: "RxHTTP", package: "RxNetworkKit"),
                 .product(name: "RxTesting", package: "RxNetworkKit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Tools/outbox-bench"
         ),

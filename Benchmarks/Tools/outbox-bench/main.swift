@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 @_spi(RxNetworkKitInternals) import RxCore
 import RxHTTP
 import RxTesting
@@ -13,6 +14,9 @@ import Synchronization
 //       Delivery throughput against an in-process loopback server that applies each key once:
 //       `deliver` of `count` stored entries (`concurrentPerHost: concurrency`) against a raw loop of
 //       the same keyed POSTs through `client.rx.request`, `concurrency` in flight; rounds alternated.
+//   RXNK_POSTGRES_URL=postgres://… swift run -c release --package-path Benchmarks outbox-bench deliver-fleet [count=1000] [concurrency=1]
+//       The same on a PostgreSQL fleet's outbox (`fleet.outbox(named:)`, one replica): enqueue
+//       (a committed row) and delivery (claims, outcome rows, deletes) against the raw loop.
 
 struct CreateOrder: Request {
     typealias Response = Data
@@ -97,6 +101,35 @@ func rawDurableWrites(_ count: Int, bytes: Int, in parent: String) -> [Double] {
     return latencies
 }
 
+/// The outbox `deliver` measures: a fresh directory, or a fleet's table in a fresh namespace; and
+/// what to do when done.
+func makeOutbox(fleet: Bool) throws -> (Outbox, () -> Void) {
+    guard fleet else {
+        let (outbox, directory) = try freshOutbox(in: FileManager.default.temporaryDirectory.path)
+        return (outbox, { try? FileManager.default.removeItem(at: directory) })
+    }
+    guard let url = ProcessInfo.processInfo.environment["RXNK_POSTGRES_URL"], let address = URLComponents(string: url),
+          let host = address.host, let user = address.user else {
+        print("deliver-fleet needs RXNK_POSTGRES_URL (Scripts/postgres.sh start DIR prints one)")
+        exit(2)
+    }
+    let postgres = PostgresClient(configuration: .init(
+        host: host, port: address.port ?? 5432, username: user, password: address.password, database: String(address.path.dropFirst()), tls: .disable
+    ))
+    let running = Task { await postgres.run() }
+    let fleet = try Fleet.postgreSQL(postgres, namespace: "bench-\(UUID().uuidString.lowercased())")
+    let outbox = try fleet.outbox(named: "orders", maxEntries: 1_000_000, maxBytes: 1 << 34, pollInterval: 0.05)
+    return (outbox, {
+        let left = DispatchSemaphore(value: 0)
+        Task.detached {
+            await fleet.leave()
+            running.cancel()
+            left.signal()
+        }
+        left.wait()
+    })
+}
+
 switch mode {
 case "enqueue":
     let count = argument(1, 2_000)
@@ -136,15 +169,18 @@ case "enqueue":
     print(String(format: "peer: the same durable write by hand (%d bytes, fsync, rename, fsync of the directory): p50 %.2f ms, p99 %.2f ms; enqueue's p50 is %.2f× it",
                  entryBytes, percentile(raw, 0.5), percentile(raw, 0.99), percentile(latencies, 0.5) / percentile(raw, 0.5)))
     print("depths \(outbox.depth), \(concurrent.depth); on \(parent)")
-case "deliver":
-    let count = argument(1, 2_000)
+case "deliver", "deliver-fleet":
+    let count = argument(1, mode == "deliver" ? 2_000 : 1_000)
     let concurrency = argument(2, 1)
     var outboxTimes: [Double] = []
     var rawTimes: [Double] = []
+    var enqueueTimes: [Double] = []
     for round in 0..<3 {
         // The outbox: `count` entries stored, then one deliver until all have their outcome.
-        let (outbox, directory) = try freshOutbox(in: FileManager.default.temporaryDirectory.path)
+        let (outbox, done) = try makeOutbox(fleet: mode == "deliver-fleet")
+        let stored = Date()
         for order in 0..<count { enqueueOne(order, outbox) }
+        enqueueTimes.append(Date().timeIntervalSince(stored))
         let delivered = DispatchSemaphore(value: 0)
         let outcomes = Mutex(0)
         let began = Date()
@@ -154,7 +190,7 @@ case "deliver":
         delivered.wait()
         let outboxTime = Date().timeIntervalSince(began)
         subscription.dispose()
-        try? FileManager.default.removeItem(at: directory)
+        done()
         // The raw loop: the same keyed POSTs, `concurrency` in flight.
         let rawTime = inFlight(count, concurrency) { order, done in
             _ = client.rx.request(CreateOrder(order: order)).subscribe(onSuccess: { _ in done() }, onFailure: { _ in done() })
@@ -165,8 +201,9 @@ case "deliver":
     }
     let outboxRate = Double(count) / outboxTimes.sorted()[1]
     let rawRate = Double(count) / rawTimes.sorted()[1]
-    print(String(format: "deliver, %d in flight per host: %.0f entries/s against a raw loop's %.0f requests/s (%.2f×), medians of 3",
-                 concurrency, outboxRate, rawRate, outboxRate / rawRate))
+    print(String(format: "%@, %d in flight per host: %.0f entries/s against a raw loop's %.0f requests/s (%.2f×), medians of 3; enqueue one at a time %.0f/s",
+                 mode == "deliver" ? "deliver (a directory)" : "deliver (a PostgreSQL fleet's table)", concurrency, outboxRate, rawRate,
+                 outboxRate / rawRate, Double(count) / enqueueTimes.sorted()[1]))
 default:
     print("usage: outbox-bench enqueue|deliver …")
 }

@@ -77,7 +77,7 @@ final class OutboxDeliveryRun: ClientCall, Sendable {
             state.withLock { $0.phase = .ended }
             release()
             observer.onError(HTTPClientError(
-                .invalidRequest, message: "the outbox is being delivered by another subscription", phase: .notSent
+                .invalidRequest, message: "the outbox is closed, or being delivered by another subscription", phase: .notSent
             ))
             return
         }

@@ -406,8 +406,11 @@ final class PostgreSQLFleetTests: XCTestCase {
         )
         let second = try Fleet.postgreSQL(clients[1], namespace: namespace, heartbeatInterval: 0.1, operationTimeout: 1)
         try await waitUntil("both see two members") { first.memberCount == 2 && second.memberCount == 2 }
-        XCTAssertTrue(lines.withLock { $0 }.contains { $0.contains(second.member.id.prefix(8)) && $0.contains("joined (2 members)") },
-                      "\(lines.withLock { $0 })")
+        // The line is written as the list is published (`members`), which `memberCount` may read
+        // a moment before.
+        try await waitUntil("the first logs the join") {
+            lines.withLock { $0 }.contains { $0.contains(second.member.id.prefix(8)) && $0.contains("joined (2 members)") }
+        }
         XCTAssertTrue(first.isEngineAvailable)
         XCTAssertEqual(first.engine.description, "PostgreSQL fleet in namespace \(namespace)")
         await first.leave()

@@ -85,6 +85,7 @@ final class OutboxTests: LoopbackClientTestCase {
         let file = directory.appendingPathComponent("\(first.id.uuidString).entry")
         let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
         XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        outbox?.close()
         outbox = nil
         let reopened = try Outbox(directory: directory)
         XCTAssertEqual(reopened.entries.map(\.id), [first.id, second.id], "read back in enqueue order")
@@ -262,6 +263,7 @@ final class OutboxTests: LoopbackClientTestCase {
         // What a process that died between recording and handing over leaves.
         let outcome = StoredOutcome(id: entry.id, result: .success(HTTPResponse(statusCode: 201, body: Data("{\"order\":1}".utf8))))
         try OutboxRecord.outcome(outcome).encoded().write(to: directory.appendingPathComponent("\(entry.id.uuidString).outcome"))
+        outbox?.close()
         outbox = nil
         let reopened = try Outbox(directory: directory)
         let delivered = deliveries(1, client, reopened)
@@ -277,6 +279,7 @@ final class OutboxTests: LoopbackClientTestCase {
         var outbox: Outbox? = try Outbox(directory: directory)
         let kept = try enqueue(1, client, try XCTUnwrap(outbox))
         let damaged = try enqueue(2, client, try XCTUnwrap(outbox))
+        outbox?.close()
         outbox = nil
         let damagedFile = directory.appendingPathComponent("\(damaged.id.uuidString).entry")
         var bytes = try Data(contentsOf: damagedFile)

@@ -246,9 +246,13 @@ final class DirectoryOutboxStore: OutboxStore {
         }
     }
 
-    /// Removes entry `id` and its outcome, durably, at the next flush.
+    /// Removes entry `id` and its outcome: from the index at once (a delivery that starts now does
+    /// not hand it over again), from the disk at the next flush.
     func remove(_ id: UUID) {
-        schedule { $0.removals.append(id) }
+        schedule { state in
+            if let removed = state.entries.removeValue(forKey: id) { state.totalBytes -= removed.bytes }
+            state.removals.append(id)
+        }
     }
 
     // MARK: Flushing
@@ -297,13 +301,6 @@ final class DirectoryOutboxStore: OutboxStore {
             _ = unlink(OutboxDirectory.outcomePath(directory.path, id))
         }
         AtomicFile.syncDirectory(directory.path)
-        if !removals.isEmpty {
-            state.withLock { state in
-                for id in removals {
-                    if let removed = state.entries.removeValue(forKey: id) { state.totalBytes -= removed.bytes }
-                }
-            }
-        }
         for (write, failure) in zip(writes, failures) {
             write.done(failure)
         }

@@ -172,6 +172,9 @@ final class OutboxTests: LoopbackClientTestCase {
         XCTAssertEqual(orders.applied.map(\.order), [1, 2, 3, 4, 5])
         XCTAssertEqual(orders.applied.map(\.key), entries.map(\.idempotencyKey))
         XCTAssertTrue(waitUntil(timeout: 2) { outbox.depth == 0 })
+        // Handed-over entries leave the index at once and the disk at the next flush, which
+        // `close` waits for.
+        outbox.close()
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix(".") }, [])
     }
 

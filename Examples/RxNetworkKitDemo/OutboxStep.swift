@@ -1,4 +1,8 @@
 import Foundation
+#if Metrics
+import Metrics
+import MetricsTestKit
+#endif
 import RxNetworkKit
 import RxTesting
 import Synchronization
@@ -89,6 +93,7 @@ private func crashScenario(server: LoopbackHTTPServer, place: String, directory:
     let storedAtDeath = stored()
     let appliedAtDeath = ledger.orders.count
     let onDisk = remaining(place)
+    let sampled = sampledMetrics(place)
     let second: Process
     do { second = try child(21...30) } catch { return ["could not start a child: \(error)"] }
     second.waitUntilExit()
@@ -100,6 +105,7 @@ private func crashScenario(server: LoopbackHTTPServer, place: String, directory:
     return [
         "child 1 killed (SIGKILL, \(first.terminationReason == .uncaughtSignal ? "signal \(first.terminationStatus)" : "exit")) after \(storedAtDeath) orders stored, "
             + "\(appliedAtDeath) applied: \(onDisk) entries left in the outbox",
+        sampled,
         "child 2 delivered them and 10 more in \(String(format: "%.0f ms", elapsed * 1_000)) in all: \(acknowledged) orders acknowledged, "
             + "\(orders.count) applied\(orders.count > acknowledged ? " (\(orders.count - acknowledged) stored in the instant before the kill, unacknowledged)" : ""), "
             + "\(twice) twice, \(ledger.requests) requests (\(ledger.requests - orders.count) repeats answered by key), outbox left with \(left)",
@@ -113,6 +119,26 @@ private func remaining(_ place: String) -> Int {
     guard let (outbox, close) = openOutbox(place) else { return -1 }
     defer { close() }
     return outbox.depth
+}
+
+/// With the trait `Metrics`: the outbox at `place` sampled once through `recordMetrics(name:)`.
+private func sampledMetrics(_ place: String) -> String {
+    #if Metrics
+    guard let (outbox, close) = openOutbox(place) else { return "swift-metrics: the outbox cannot be opened" }
+    defer { close() }
+    let metrics = TestMetrics()
+    let sampling = outbox.recordMetrics(name: "demo-orders", every: 60, factory: metrics)
+    defer { sampling.dispose() }
+    let dimensions = [("outbox", "demo-orders")]
+    let deadline = Date().addingTimeInterval(2)
+    while (try? metrics.expectMeter(HTTPClientMetrics.outboxOldestEntryAge, dimensions).lastValue) == nil, Date() < deadline { usleep(2_000) }
+    let depth = (try? metrics.expectMeter(HTTPClientMetrics.outboxDepth, dimensions).lastValue).flatMap { $0 } ?? -1
+    let age = (try? metrics.expectMeter(HTTPClientMetrics.outboxOldestEntryAge, dimensions).lastValue).flatMap { $0 } ?? -1
+    return "swift-metrics (outbox.recordMetrics): \(HTTPClientMetrics.outboxDepth) \(Int(depth)), "
+        + "\(HTTPClientMetrics.outboxOldestEntryAge) \(String(format: "%.2f", age)) s"
+    #else
+    return "swift-metrics of an outbox: swift run --traits Metrics RxNetworkKitDemo"
+    #endif
 }
 
 /// The outbox at `place` (a directory, once the killed child's lock is gone; or a fleet's, on

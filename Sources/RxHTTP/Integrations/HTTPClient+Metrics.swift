@@ -16,7 +16,9 @@ import Synchronization
 /// | `rxnetworkkit.http.client.token_refreshes` | `Counter`: credential refreshes ended | `outcome` (`success`, `failure`), `error.type` on failure |
 /// | `rxnetworkkit.http.client.circuit_breaker.changes` | `Counter`: a host's breaker changed | `server.address`, `server.port`, `state` (`open`, `half_open`, `closed`) |
 /// | `rxnetworkkit.http.client.cache` | `Counter`: answers delivered, by where they came from | `http.request.method`, `server.address`, `server.port`, `cache.status` (`network`, `hit`, `revalidated`, `stale`) |
-/// | `rxnetworkkit.outbox.depth` | `Meter`: the entries of an `Outbox`, as the last enqueue or outcome left them | none |
+/// | `rxnetworkkit.outbox.depth` | `Meter`: an `Outbox`'s entries, sampled (`Outbox.recordMetrics(name:every:scheduler:factory:)`) | `outbox` |
+/// | `rxnetworkkit.outbox.bytes` | `Meter`: the bytes of their records, sampled | `outbox` |
+/// | `rxnetworkkit.outbox.oldest_entry_age` | `Meter`: seconds the oldest entry has waited (0 when empty), sampled | `outbox` |
 ///
 /// OpenTelemetry counts each resend as its own request, so the duration is the attempt's, from
 /// its send to its answer (waits between attempts are not in it); `http.client.active_requests`
@@ -36,6 +38,10 @@ public enum HTTPClientMetrics {
     public static let cacheAnswers = "rxnetworkkit.http.client.cache"
     /// `rxnetworkkit.outbox.depth`.
     public static let outboxDepth = "rxnetworkkit.outbox.depth"
+    /// `rxnetworkkit.outbox.bytes`.
+    public static let outboxBytes = "rxnetworkkit.outbox.bytes"
+    /// `rxnetworkkit.outbox.oldest_entry_age`.
+    public static let outboxOldestEntryAge = "rxnetworkkit.outbox.oldest_entry_age"
 }
 
 extension HTTPClient {
@@ -84,7 +90,6 @@ final class HTTPMetricsRecorder: Sendable {
     private let refreshes: MetricCache<String, Counter>
     private let circuits: MetricCache<DurationKey, Counter>
     private let cacheAnswers: MetricCache<DurationKey, Counter>
-    private let outboxDepth: Meter
 
     init(factory: any MetricsFactory) {
         durations = MetricCache { key in
@@ -108,7 +113,6 @@ final class HTTPMetricsRecorder: Sendable {
         cacheAnswers = MetricCache { key in
             Counter(label: HTTPClientMetrics.cacheAnswers, dimensions: key.target.dimensions + [("cache.status", key.errorType ?? "network")], factory: factory)
         }
-        outboxDepth = Meter(label: HTTPClientMetrics.outboxDepth, dimensions: [], factory: factory)
         circuits = MetricCache { key in
             Counter(label: HTTPClientMetrics.circuitBreakerChanges, dimensions: [
                 ("server.address", key.target.address), ("server.port", String(key.target.port)),
@@ -150,10 +154,8 @@ final class HTTPMetricsRecorder: Sendable {
         case .completed:
             guard let status = event.cacheStatus, let target = target(of: event) else { return }
             cacheAnswers.metric(for: DurationKey(target: target, statusCode: nil, errorType: status.rawValue)).increment()
-        case .outboxEnqueued(_, let depth), .outboxOutcome(_, _, _, let depth):
-            outboxDepth.set(depth)
         case .started, .held, .waitEnded, .authRefreshStarted, .webSocketOpened, .webSocketReconnecting, .webSocketClosed,
-             .fleetEngineChanged, .outboxAttempt:
+             .fleetEngineChanged, .outboxEnqueued, .outboxAttempt, .outboxOutcome:
             return
         }
     }

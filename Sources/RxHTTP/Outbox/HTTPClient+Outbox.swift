@@ -17,7 +17,7 @@ extension Reactive where Base: HTTPClient {
     ///   twice (`.notIdempotent`, or a POST or PATCH `.byMethod`), or one with a file body;
     ///   `.rejected` when the outbox is full (`maxEntries`, `maxBytes`); `.fileSystem` when the disk
     ///   refuses the write or the outbox is closed.
-    /// - Note: Thread-safe; the result arrives on the outbox's queue. Disposing before it arrives
+    /// - Note: Thread-safe; the result arrives on the outbox's own threads. Disposing before it arrives
     ///   does not stop a write already started: the entry may still be stored (its event says so).
     public func enqueue<R: Request>(_ request: R, in outbox: Outbox) -> Single<OutboxEntry> {
         let client = base

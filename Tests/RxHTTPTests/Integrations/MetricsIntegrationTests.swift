@@ -124,6 +124,29 @@ final class MetricsIntegrationTests: LoopbackClientTestCase {
         XCTAssertNil(parsed("not a url"))
         XCTAssertNil(parsed("http://[::1/"))
     }
+
+    func testAnOutboxIsSampledWithItsDepthBytesAndOldestAgeInVirtualTime() throws {
+        let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
+        let metrics = TestMetrics()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rxnk-outbox-metrics-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outbox = try Outbox(directory: directory)
+        defer { outbox.close() }
+        let client = HTTPClient(baseURL: server.baseURL, configuration: .init(timeout: 5, scheduler: scheduler))
+        let sampling = outbox.recordMetrics(name: "orders", every: 5, scheduler: scheduler, factory: metrics)
+        defer { sampling.dispose() }
+        scheduler.advanceTo(1)
+        let dimensions = [("outbox", "orders")]
+        XCTAssertEqual(try metrics.expectMeter(HTTPClientMetrics.outboxDepth, dimensions).lastValue, 0)
+        for order in 1...2 {
+            XCTAssertNotNil(success(result(of: client.rx.enqueue(CreateOrder(order: order), in: outbox))))
+        }
+        scheduler.advanceTo(12)
+        XCTAssertEqual(try metrics.expectMeter(HTTPClientMetrics.outboxDepth, dimensions).lastValue, 2)
+        XCTAssertEqual(try metrics.expectMeter(HTTPClientMetrics.outboxBytes, dimensions).lastValue, Double(outbox.byteCount))
+        // Enqueued at virtual second 1, sampled at 10.
+        XCTAssertEqual(try metrics.expectMeter(HTTPClientMetrics.outboxOldestEntryAge, dimensions).lastValue, 9)
+    }
 }
 
 private struct Raw: Request {

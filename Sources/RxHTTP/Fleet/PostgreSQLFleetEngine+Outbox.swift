@@ -46,6 +46,11 @@ extension PostgreSQLFleetEngine {
         }
     }
 
+    /// Takes outbox `outbox`'s transaction-level advisory lock: its inserts and claims, one at a time.
+    private static func lockOutbox(_ outbox: String, namespace: String, _ run: Run) async throws {
+        try await run("SELECT pg_advisory_xact_lock(hashtextextended(\(namespace) || '/outbox/' || \(outbox), 0))")
+    }
+
     /// Inserts an entry unless the outbox would pass its bounds (then false); inserts of one outbox
     /// take its transaction-level advisory lock, so that the bounds hold across replicas.
     func outboxInsert(
@@ -55,7 +60,7 @@ extension PostgreSQLFleetEngine {
         let logger = self.logger
         let bytes = record.count
         return try await transaction("storing an outbox entry") { connection, run in
-            try await run("SELECT pg_advisory_xact_lock(hashtextextended(\(namespace) || '/outbox/' || \(outbox), 0))")
+            try await Self.lockOutbox(outbox, namespace: namespace, run)
             let rows = try await connection.query(
                 """
                 SELECT count(*)::int8, coalesce(sum(bytes), 0)::int8 FROM rxnetworkkit_outbox
@@ -84,7 +89,7 @@ extension PostgreSQLFleetEngine {
         let namespace = self.namespace
         let logger = self.logger
         return try await transaction("claiming outbox entries") { connection, run in
-            try await run("SELECT pg_advisory_xact_lock(hashtextextended(\(namespace) || '/outbox/' || \(outbox), 0))")
+            try await Self.lockOutbox(outbox, namespace: namespace, run)
             var claimed: [OutboxRow] = []
             if limit > 0 {
                 let rows = try await connection.query(

@@ -77,13 +77,8 @@ extension HTTPClient {
     /// The entry `enqueue` stores for `parts`: the request built now, with its key.
     func storedEntry(for parts: RequestParts) throws(HTTPClientError) -> StoredEntry {
         var request = try buildRequest(parts)
-        let repeatable: Bool
-        switch parts.idempotency {
-        case .keyed, .idempotent: repeatable = true
-        case .notIdempotent: repeatable = false
-        case .byMethod: repeatable = configuration.retryPolicy.retryableMethods.contains(parts.method)
-        }
-        guard repeatable else {
+        // The retries' own rule: an outbox sends an entry until it has an outcome.
+        guard parts.idempotency.allowsRepeatAfterSending(parts.method, idempotentMethods: configuration.retryPolicy.retryableMethods) else {
             throw HTTPClientError(
                 .invalidRequest,
                 message: "\(parts.requestName) (\(parts.method.rawValue)) may not be sent twice: an outbox sends it until it has an outcome, so declare it .keyed (or .idempotent)",

@@ -28,10 +28,17 @@ final class OutboxDeliveryRun: ClientCall, Sendable {
         var queues: [String: ArraySlice<Outbox.Indexed>] = [:]
         var active: [String: Int] = [:]
         var inFlight: [UUID: Disposable] = [:]
-        var startedAt: [UUID: Bool] = [:]
 
         var isRunning: Bool {
             if case .running = phase { return true }
+            return false
+        }
+
+        /// Takes an entry into the run: queued on its origin, or — when its outcome is recorded
+        /// already — returns true, to be handed over without sending.
+        mutating func accept(_ indexed: Outbox.Indexed) -> Bool {
+            guard indexed.recordedOutcome == nil else { return true }
+            queues[indexed.origin, default: []].append(indexed)
             return false
         }
     }
@@ -81,44 +88,40 @@ final class OutboxDeliveryRun: ClientCall, Sendable {
             ))
             return
         }
-        let recovered = state.withLock { state -> [Outbox.Indexed] in
+        let recorded = state.withLock { state -> [Outbox.Indexed] in
             state.listenerID = listenerID
-            var recovered: [Outbox.Indexed] = []
             defer { state.storedEarly = nil }
-            for indexed in stored + (state.storedEarly ?? []) {
-                if indexed.recordedOutcome != nil {
-                    recovered.append(indexed)
-                } else {
-                    state.queues[indexed.origin, default: []].append(indexed)
-                }
-            }
-            return recovered
+            return (stored + (state.storedEarly ?? [])).filter { state.accept($0) }
         }
-        for indexed in recovered {
-            if let outcome = indexed.recordedOutcome {
-                handOverRecorded(indexed, outcome, isRecovered: indexed.recordedBeforeStart)
-            }
-        }
+        handOver(recorded)
         pump()
     }
 
     /// An entry `enqueue` stored while the run is on (or, on a fleet, one this replica claimed).
     private func stored(_ indexed: Outbox.Indexed) {
-        let running = state.withLock { state -> Bool in
-            guard state.isRunning else { return false }
+        let recorded = state.withLock { state -> Bool? in
+            guard state.isRunning else { return nil }
             if state.storedEarly != nil {
                 state.storedEarly?.append(indexed)
-                return false
+                return nil
             }
-            if indexed.recordedOutcome == nil { state.queues[indexed.origin, default: []].append(indexed) }
-            return true
+            return state.accept(indexed)
         }
-        guard running else { return }
-        if let outcome = indexed.recordedOutcome {
-            // A fleet's entry whose outcome a replica recorded before it died.
-            handOverRecorded(indexed, outcome, isRecovered: indexed.recordedBeforeStart)
+        guard let recorded else { return }
+        if recorded {
+            handOver([indexed])
         } else {
             pump()
+        }
+    }
+
+    /// Hands over outcomes recorded before this run sent anything: an earlier process's (or, on a
+    /// fleet, a dead replica's), or one a disposed run of this process recorded.
+    private func handOver(_ recorded: [Outbox.Indexed]) {
+        for indexed in recorded {
+            if let outcome = indexed.recordedOutcome {
+                handOverRecorded(indexed, outcome, isRecovered: indexed.recordedBeforeStart)
+            }
         }
     }
 

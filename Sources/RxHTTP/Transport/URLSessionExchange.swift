@@ -9,6 +9,13 @@ import Foundation
 /// whole response; `.streaming` hands over the head, each chunk as it arrives and the end, and its
 /// time-out bounds the wait for the head only.
 ///
+/// URLSession on Linux reads the network whatever its delegate does: each chunk (at most libcurl's
+/// 16 KiB) waits as an operation on the delegate queue. When a stream's reader falls behind, that
+/// queue is the memory; once more than `maxPendingCallbacks` operations wait, the exchange stops
+/// reading (cancels the task) but still hands over every chunk already received, then fails with
+/// `.bufferOverflow`: bounded memory, and a download resumes after its last byte instead of
+/// fetching again what waited in the queue.
+///
 /// Disposing (and every other early end) cancels the task on the transport's cancel queue, never
 /// on the caller's thread: `URLSessionTask.cancel()` waits for the task's work queue, which may be
 /// busy inflating a large body, and disposing must return at once.
@@ -26,7 +33,14 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
         var headDelivered = false
         var deadline: DeadlineQueue.Token?
         var redirects = 0
+        /// A stream's delegate queue fell too far behind: the task is cancelled, and what it
+        /// received is still handed over until it completes.
+        var stoppedReading = false
     }
+
+    /// Operations the delegate queue may hold behind a stream's chunk before the exchange stops
+    /// reading: 8 MiB of libcurl's 16 KiB chunks.
+    static let maxPendingCallbacks = 512
 
     private let task: URLSessionDataTask
     private let deadlines: DeadlineQueue
@@ -38,6 +52,8 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
     private let fileBody: HTTPFileBody?
     /// Called when the response's framing is broken, so that its connection is never reused.
     private let retireConnection: @Sendable () -> Void
+    /// How many operations wait on the delegate queue (the stream's backlog and any other task's).
+    private let pendingCallbacks: @Sendable () -> Int
     private let delivery: Delivery
     private let state = LockedState<State>.make(State())
 
@@ -45,8 +61,10 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
         task: URLSessionDataTask, deadlines: DeadlineQueue, cancelQueue: DispatchQueue, timeout: TimeInterval,
         options: HTTPTransportOptions, method: String?, fileBody: HTTPFileBody? = nil,
         retireConnection: @escaping @Sendable () -> Void,
+        pendingCallbacks: @escaping @Sendable () -> Int = { 0 },
         delivery: Delivery
     ) {
+        self.pendingCallbacks = pendingCallbacks
         self.fileBody = fileBody
         self.task = task
         self.deadlines = deadlines
@@ -149,12 +167,16 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
 
     func didReceive(_ data: Data) {
         if case .streaming(let receive) = delivery {
-            let live = state.withLock { state -> Bool in
-                guard !state.isFinished else { return false }
+            let behind = pendingCallbacks() > Self.maxPendingCallbacks
+            let step = state.withLock { state -> (live: Bool, stop: Bool) in
+                guard !state.isFinished else { return (false, false) }
                 state.streamedBytes += data.count
-                return true
+                guard behind, !state.stoppedReading else { return (true, false) }
+                state.stoppedReading = true
+                return (true, true)
             }
-            if live { receive(.success(.body(data))) }
+            if step.stop { cancelQueue.async { [task] in task.cancel() } }
+            if step.live { receive(.success(.body(data))) }
             return
         }
         let overflow = state.withLock { state -> (Int, HTTPHeaders)? in
@@ -225,14 +247,24 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
     }
 
     func didComplete(error: Error?) {
-        let received = state.withLock { state -> (HTTPResponseHead?, Data, ResponseFraming?)? in
+        // The body (empty for a stream, whose chunks went out) and how many bytes arrived.
+        let received = state.withLock { state -> (HTTPResponseHead?, Data, ResponseFraming?, bodyCount: Int, stoppedReading: Bool)? in
             // Disposed (or timed out) first: the end is only URLSession's acknowledgement. The body
             // was released at the finish, so checking the framing now would call a healthy
             // connection truncated and retire its session.
             guard !state.isFinished else { return nil }
-            return (state.head, isStreaming ? Data(count: state.streamedBytes) : state.body, state.framing)
+            let bodyCount = isStreaming ? state.streamedBytes : state.body.count
+            return (state.head, isStreaming ? Data() : state.body, state.framing, bodyCount, state.stoppedReading)
         }
         guard let received else { return }
+        if let error, received.stoppedReading {
+            finish(.failure(HTTPClientError(
+                .bufferOverflow,
+                message: "the reader fell more than \(Self.maxPendingCallbacks) chunks behind URLSession, which cannot pause a transfer; it stopped after \(received.bodyCount) bytes",
+                url: url, underlying: error, phase: .responded
+            )), cancelTask: false)
+            return
+        }
         if let error {
             let head = received.0.map { HTTPResponse($0) }
             finish(.failure(URLErrorClassification.classify(error, url: url, response: head)), cancelTask: false)
@@ -258,7 +290,7 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
             }
             // Foundation keeps the body of a 3xx it did not follow to itself: nothing to count.
             let bodyWasDelivered = received.0 != nil
-            try framing.flatMap { bodyWasDelivered ? $0 : nil }?.validate(bodyCount: received.1.count, statusCode: response.statusCode, headers: response.headers, url: response.url ?? url)
+            try framing.flatMap { bodyWasDelivered ? $0 : nil }?.validate(bodyCount: received.bodyCount, statusCode: response.statusCode, headers: response.headers, url: response.url ?? url)
         } catch {
             retireConnection()
             finish(.failure(error), cancelTask: false)

@@ -27,6 +27,11 @@ import Foundation
 /// Linux URLSession keeps roughly each request URL's size in memory for good (measured: 10 KB
 /// URLs, +78 MB over 8,000 requests, the same through a bare URLSession); this transport keeps
 /// nothing per request once it has completed.
+/// - Linux URLSession cannot pause a transfer: it reads the network whatever its delegate does,
+///   queueing each chunk (at most 16 KiB) for the delegate. A streamed body whose delegate queue
+///   falls more than 512 chunks (8 MiB) behind stops reading (its task is cancelled), still hands
+///   over every chunk received, then fails with `.bufferOverflow`, which a download resumes after
+///   its last byte. This bounds memory; the AsyncHTTPClient transport paces the network instead.
 ///
 /// - Note: Thread-safe. Completions run on the session's delegate queue.
 public final class URLSessionTransport: HTTPTransport, URLRequestForwarding {
@@ -34,7 +39,8 @@ public final class URLSessionTransport: HTTPTransport, URLRequestForwarding {
     private let sessions: LockedState<URLSession?>
     private let configuration: URLSessionConfiguration
     private let delegate: URLSessionTransportDelegate
-    private let delegateQueue: OperationQueue
+    /// Runs the delegate (serial); how many operations wait on it bounds a stream's backlog.
+    let delegateQueue: OperationQueue
     private let deadlines: DeadlineQueue
     private let cancelQueue = DispatchQueue(label: "RxHTTP.URLSessionTransport.cancel", qos: .utility)
     private let defaultOptions: HTTPTransportOptions
@@ -167,6 +173,7 @@ public final class URLSessionTransport: HTTPTransport, URLRequestForwarding {
             task: task, deadlines: deadlines, cancelQueue: cancelQueue, timeout: timeout, options: options,
             method: request.httpMethod, fileBody: fileBody,
             retireConnection: { [weak self] in self?.retire(session) },
+            pendingCallbacks: { [delegateQueue] in delegateQueue.operationCount },
             delivery: delivery
         )
         delegate.register(exchange, for: task)

@@ -223,6 +223,61 @@ final class DownloadTests: LoopbackClientTestCase {
         XCTAssertTrue(leftovers.isEmpty)
     }
 
+    /// URLSession reads on while its delegate queue is blocked (here by the reader itself, as a disk
+    /// that throttles writes would): once more than 512 chunks wait there, the exchange stops
+    /// reading, hands over every chunk it already received, and the download resumes after the
+    /// last of them — nothing fetched twice but what was in flight, nothing held without bound.
+    func testAURLSessionBacklogPastItsBoundStopsReadingAndResumesAfterTheLastChunkReceived() throws {
+        // 24 MiB: a random MiB repeated, each copy marked, so that a splice would show.
+        let block = body(1 << 20)
+        var file = Data(capacity: 24 << 20)
+        for copy in 0..<24 {
+            var marked = block
+            marked[0] = UInt8(copy)
+            file.append(marked)
+        }
+        let whole = file
+        let connections = Mutex(0)
+        server.route(.get, "/file") { request in
+            let number = connections.withLock { $0 += 1; return $0 }
+            let answer = LoopbackHTTPResponse.ranged(whole, for: request, etag: "\"v1\"")
+            // The first body paced (24 MiB in at least 0.4 s), so that it is still arriving when the
+            // exchange stops reading.
+            return number == 1 ? answer.chunked(chunkSize: 64 << 10, delayBetweenChunks: 0.001) : answer
+        }
+        let client = client()
+        let transport = try XCTUnwrap(client.transport as? URLSessionTransport)
+        let destination = directory.appendingPathComponent("export.bin")
+        let blocked = Mutex(false)
+        let done = expectation(description: "download ended")
+        let failure = Mutex<Error?>(nil)
+        let subscription = client.rx.download(File(), to: destination).subscribe(
+            onNext: { _ in
+                guard blocked.withLock({ let first = !$0; $0 = true; return first }) else { return }
+                // Blocks the delegate queue until chunks pile up behind it, as a throttled disk would.
+                transport.delegateQueue.addOperation {
+                    let end = Date().addingTimeInterval(3)
+                    while transport.delegateQueue.operationCount <= URLSessionExchange.maxPendingCallbacks, Date() < end {
+                        Thread.sleep(forTimeInterval: 0.005)
+                    }
+                    // The exchange looks from outside the blocked queue every 5 ms.
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+            },
+            onError: { error in failure.withLock { $0 = error }; done.fulfill() },
+            onCompleted: { done.fulfill() }
+        )
+        wait(for: [done], timeout: 20)
+        subscription.dispose()
+        XCTAssertNil(failure.withLock { $0 })
+        XCTAssertEqual(try Data(contentsOf: destination), whole)
+        let requests = server.requests(to: "/file")
+        XCTAssertGreaterThanOrEqual(requests.count, 2, "the backlog stopped the first connection")
+        let resumedAt = requests.dropFirst().first?.header("Range").flatMap { Int($0.dropFirst("bytes=".count).dropLast()) }
+        XCTAssertGreaterThan(resumedAt ?? 0, URLSessionExchange.maxPendingCallbacks * 1_024, "the chunks that waited were written, not fetched again")
+        XCTAssertEqual(requests.dropFirst().first?.header("If-Range"), "\"v1\"")
+    }
+
     private func waitUntil(_ condition: () -> Bool) -> Bool {
         let end = Date().addingTimeInterval(3)
         while !condition() {

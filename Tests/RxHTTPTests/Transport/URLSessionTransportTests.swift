@@ -26,6 +26,54 @@ final class URLSessionTransportTests: LoopbackClientTestCase {
         XCTAssertEqual(URLSessionTransport.sessionTimeout(-3), 16)
     }
 
+    /// A stream whose delegate queue is blocked while the body arrives: past 512 waiting chunks
+    /// the exchange stops reading, still hands over every chunk received, in order, and only then
+    /// fails with `.bufferOverflow`; the connection is closed.
+    func testAStreamWhoseDelegateQueueFallsBehindStopsReadingButHandsOverWhatItReceived() throws {
+        var body = Data(capacity: 24 << 20)
+        for index in 0..<(24 << 20) / 4 {
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: index).bigEndian) { body.append(contentsOf: $0) }
+        }
+        server.route(.get, "/firehose", LoopbackHTTPResponse.data(body).chunked(chunkSize: 64 << 10, delayBetweenChunks: 0.001))
+        let transport = URLSessionTransport()
+        let received = LockedBox(Data())
+        let ending = LockedBox<Error?>(nil)
+        let done = expectation(description: "stream ended")
+        var request = HTTPTransportRequest(url: server.url("/firehose"))
+        request.timeoutInterval = 10
+        let exchange = transport.stream(request, options: .standard) { part in
+            switch part {
+            case .success(.head):
+                // Blocks the delegate queue behind the head until chunks pile up.
+                transport.delegateQueue.addOperation {
+                    let end = Date().addingTimeInterval(3)
+                    while transport.delegateQueue.operationCount <= URLSessionExchange.maxPendingCallbacks, Date() < end {
+                        Thread.sleep(forTimeInterval: 0.005)
+                    }
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+            case .success(.body(let chunk)):
+                received.mutate { $0.append(chunk) }
+            case .success(.end):
+                done.fulfill()
+            case .failure(let error):
+                ending.mutate { $0 = error }
+                done.fulfill()
+            }
+        }
+        wait(for: [done], timeout: 10)
+        exchange.dispose()
+        let failure = try XCTUnwrap(ending.value as? HTTPClientError, "the stream ended without stopping")
+        XCTAssertEqual(failure.code, .bufferOverflow)
+        XCTAssertEqual(failure.phase, .responded)
+        let bytes = received.value
+        XCTAssertGreaterThan(bytes.count, URLSessionExchange.maxPendingCallbacks * 1_024, "the waiting chunks were handed over")
+        XCTAssertLessThan(bytes.count, body.count)
+        XCTAssertEqual(bytes, body.prefix(bytes.count), "in order, nothing skipped")
+        XCTAssertTrue(waitUntil(timeout: 2) { self.server.openConnectionCount == 0 }, "the task was not cancelled")
+        transport.shutdown()
+    }
+
     func testTransportUsedDirectly() throws {
         server.route(.get, "/raw", LoopbackHTTPResponse.text("hi", status: 418))
         let transport = URLSessionTransport()

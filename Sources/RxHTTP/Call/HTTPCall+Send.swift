@@ -47,7 +47,9 @@ extension HTTPCall {
         let exchange: Disposable
         if let pump = plan.stream {
             pump.begin(attempt: number) { [weak self] failure in self?.streamEnded(failure: failure) }
-            exchange = client.transport.stream(request, options: client.transportOptions) { [self] part in
+            var options = client.transportOptions
+            options.maxStreamBacklogBytes = pump.maxBufferedBytes
+            exchange = client.transport.stream(request, options: options) { [self] part in
                 switch part {
                 case .success(.head(let head)):
                     // The head answers the attempt (status, plugins, retries); the body flows on.

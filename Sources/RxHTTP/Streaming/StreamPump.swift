@@ -56,7 +56,8 @@ final class StreamPump: Sendable {
         var whenDelivered: (@Sendable () -> Void)?
     }
 
-    private let maxBufferedBytes: Int
+    /// Also what the transport may hold for the reader (`HTTPTransportOptions.maxStreamBacklogBytes`).
+    let maxBufferedBytes: Int
     /// Whether the body never ends by itself (an event stream): a shutdown then ends it, instead of
     /// waiting out the whole grace period for it.
     private let isEndless: Bool

@@ -24,6 +24,11 @@ public struct HTTPTransportOptions: Sendable, Hashable {
     /// request reaches its transport: a transport that checks them too may skip that. False for
     /// anyone else's options. SPI for the package's transports, not API.
     @_spi(TransportSupport) public var headersAreChecked = false
+    /// For a streamed body: the bytes a transport that cannot pause its reads (URLSession on Linux)
+    /// may hold for a reader that fell behind before it stops reading. `HTTPClient` sets the
+    /// stream's own buffer (`StreamOptions`/`TransferOptions.maxBufferedBytes`); 8 MiB otherwise.
+    /// SPI for the package's transports, not API.
+    @_spi(TransportSupport) public var maxStreamBacklogBytes = 8 << 20
 
     /// Creates options; every parameter has the default described on its property.
     public init(

@@ -11,7 +11,8 @@ import Foundation
 ///
 /// URLSession on Linux reads the network whatever its delegate does: each chunk (at most libcurl's
 /// 16 KiB) waits as an operation on the delegate queue. When a stream's reader falls behind, that
-/// queue is the memory; once more than `maxPendingCallbacks` operations wait, the exchange stops
+/// queue is the memory; once more operations wait than `options.maxStreamBacklogBytes` allows in
+/// such chunks (512 for the 8 MiB of a download's default buffer), the exchange stops
 /// reading (cancels the task) but still hands over every chunk already received, then fails with
 /// `.bufferOverflow`: bounded memory, and a download resumes after its last byte instead of
 /// fetching again what waited in the queue.
@@ -38,9 +39,14 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
         var stoppedReading = false
     }
 
+    /// The most libcurl hands URLSession at once (`CURL_MAX_WRITE_SIZE`): one delegate operation.
+    static let largestChunk = 16 << 10
+
     /// Operations the delegate queue may hold behind a stream's chunk before the exchange stops
-    /// reading: 8 MiB of libcurl's 16 KiB chunks.
-    static let maxPendingCallbacks = 512
+    /// reading: the stream's backlog allowance in libcurl's chunks.
+    static func maxPendingCallbacks(for options: HTTPTransportOptions) -> Int {
+        max(1, options.maxStreamBacklogBytes / largestChunk)
+    }
 
     private let task: URLSessionDataTask
     private let deadlines: DeadlineQueue
@@ -167,7 +173,7 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
 
     func didReceive(_ data: Data) {
         if case .streaming(let receive) = delivery {
-            let behind = pendingCallbacks() > Self.maxPendingCallbacks
+            let behind = pendingCallbacks() > Self.maxPendingCallbacks(for: options)
             let step = state.withLock { state -> (live: Bool, stop: Bool) in
                 guard !state.isFinished else { return (false, false) }
                 state.streamedBytes += data.count
@@ -260,7 +266,7 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
         if let error, received.stoppedReading {
             finish(.failure(HTTPClientError(
                 .bufferOverflow,
-                message: "the reader fell more than \(Self.maxPendingCallbacks) chunks behind URLSession, which cannot pause a transfer; it stopped after \(received.bodyCount) bytes",
+                message: "the reader fell more than \(Self.maxPendingCallbacks(for: options)) chunks behind URLSession, which cannot pause a transfer; it stopped after \(received.bodyCount) bytes",
                 url: url, underlying: error, phase: .responded
             )), cancelTask: false)
             return

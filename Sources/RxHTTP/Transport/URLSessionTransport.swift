@@ -29,7 +29,8 @@ import Foundation
 /// nothing per request once it has completed.
 /// - Linux URLSession cannot pause a transfer: it reads the network whatever its delegate does,
 ///   queueing each chunk (at most 16 KiB) for the delegate. A streamed body whose delegate queue
-///   falls more than 512 chunks (8 MiB) behind stops reading (its task is cancelled), still hands
+///   falls behind by more than the stream's buffer (`StreamOptions.maxBufferedBytes`, a download's
+///   `TransferOptions.maxBufferedBytes`) stops reading (its task is cancelled), still hands
 ///   over every chunk received, then fails with `.bufferOverflow`, which a download resumes after
 ///   its last byte. This bounds memory; the AsyncHTTPClient transport paces the network instead.
 ///

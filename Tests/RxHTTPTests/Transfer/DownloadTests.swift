@@ -257,7 +257,7 @@ final class DownloadTests: LoopbackClientTestCase {
                 // Blocks the delegate queue until chunks pile up behind it, as a throttled disk would.
                 transport.delegateQueue.addOperation {
                     let end = Date().addingTimeInterval(3)
-                    while transport.delegateQueue.operationCount <= URLSessionExchange.maxPendingCallbacks, Date() < end {
+                    while transport.delegateQueue.operationCount <= URLSessionExchange.maxPendingCallbacks(for: .standard), Date() < end {
                         Thread.sleep(forTimeInterval: 0.005)
                     }
                     // The exchange looks from outside the blocked queue every 5 ms.
@@ -274,7 +274,7 @@ final class DownloadTests: LoopbackClientTestCase {
         let requests = server.requests(to: "/file")
         XCTAssertGreaterThanOrEqual(requests.count, 2, "the backlog stopped the first connection")
         let resumedAt = requests.dropFirst().first?.header("Range").flatMap { Int($0.dropFirst("bytes=".count).dropLast()) }
-        XCTAssertGreaterThan(resumedAt ?? 0, URLSessionExchange.maxPendingCallbacks * 1_024, "the chunks that waited were written, not fetched again")
+        XCTAssertGreaterThan(resumedAt ?? 0, URLSessionExchange.maxPendingCallbacks(for: .standard) * 1_024, "the chunks that waited were written, not fetched again")
         XCTAssertEqual(requests.dropFirst().first?.header("If-Range"), "\"v1\"")
     }
 

@@ -234,6 +234,13 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
         case .deliver:
             if case .streaming(let receive) = delivery {
                 receive(.success(.body(Data(buffer.readableBytesView))))
+                if let demand = options.streamDemand {
+                    // AsyncHTTPClient reads no further until this completes: a reader that fell
+                    // behind slows the network instead of filling its buffer.
+                    let ready = task.eventLoop.makePromise(of: Void.self)
+                    demand.whenReady { ready.succeed(()) }
+                    return ready.futureResult
+                }
             }
         case .overflow(let statusCode, let headers):
             finish(.failure(tooLarge(statusCode, headers: headers, announced: nil)), cancelling: task)

@@ -240,5 +240,36 @@ final class TransportBehaviourTests: TransportTestCase {
             XCTAssertGreaterThan(chunks?.count ?? 0, 1, "\(kind): the body was not streamed")
         }
     }
+
+    /// AsyncHTTPClient can pause its reads: a reader slower than the network slows the network
+    /// (the stream's demand), so a 4 MiB body passes through a 128 KiB buffer whole, where
+    /// URLSession, which cannot pause, overflows it.
+    func testASlowReaderSlowsAsyncHTTPClientInsteadOfOverflowing() {
+        var body = Data(capacity: 4 << 20)
+        for index in 0..<(4 << 20) / 4 {
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: index).bigEndian) { body.append(contentsOf: $0) }
+        }
+        server.route(.get, "/firehose", LoopbackHTTPResponse.data(body))
+        let options = StreamOptions(maxBufferedBytes: 128 << 10)
+        for kind in TransportKind.allCases {
+            let received = LockedBox(Data())
+            let result = Result {
+                try makeClient(kind).rx.stream(Chunks(path: "/firehose"), options: options)
+                    .do(onNext: { chunk in
+                        received.mutate { $0.append(chunk) }
+                        Thread.sleep(forTimeInterval: 0.0005)
+                    })
+                    .toBlocking(timeout: 20).toArray()
+            }
+            switch kind {
+            case .asyncHTTPClient:
+                XCTAssertNoThrow(try result.get(), "\(kind)")
+                XCTAssertEqual(received.value, body, "\(kind): whole and in order")
+            case .urlSession:
+                guard case .failure(let error) = result else { return XCTFail("\(kind): no overflow") }
+                XCTAssertEqual((error as? HTTPClientError)?.code, .bufferOverflow, "\(kind)")
+            }
+        }
+    }
 }
 #endif

@@ -49,6 +49,7 @@ extension HTTPCall {
             pump.begin(attempt: number) { [weak self] failure in self?.streamEnded(failure: failure) }
             var options = client.transportOptions
             options.maxStreamBacklogBytes = pump.maxBufferedBytes
+            options.streamDemand = pump
             exchange = client.transport.stream(request, options: options) { [self] part in
                 switch part {
                 case .success(.head(let head)):

@@ -3,11 +3,12 @@ import Foundation
 
 /// The bounded buffer between a streamed response and its reader.
 ///
-/// The transport pushes chunks from its own thread (URLSession on Linux cannot pause a transfer, so
-/// there is no backpressure to apply); the pump keeps them — at most `maxBufferedBytes` not yet
-/// delivered — and delivers them in order on its own serial queue, so a slow reader never blocks the
-/// network thread. A reader that falls further behind than the buffer gets `.bufferOverflow` and the
-/// exchange is cancelled: never silent loss, never unbounded memory.
+/// The transport pushes chunks from its own thread; the pump keeps them — at most `maxBufferedBytes`
+/// not yet delivered — and delivers them in order on its own serial queue, so a slow reader never
+/// blocks the network thread. A transport that can pause its reads (AsyncHTTPClient) asks the pump
+/// (`StreamDemand`) before it reads on, and waits while half the buffer is full; one that cannot
+/// (URLSession on Linux) pushes on, and a reader that falls further behind than the buffer gets
+/// `.bufferOverflow` and the exchange is cancelled: never silent loss, never unbounded memory.
 ///
 /// Attempts: the client may send a stream's request more than once before a head is accepted (a
 /// retry, an authentication replay). Chunks are kept per attempt; a new attempt discards the previous
@@ -54,6 +55,15 @@ final class StreamPump: Sendable {
         var terminalDelivered = false
         /// Runs once the terminal event reached the reader: the client's shutdown waits for it.
         var whenDelivered: (@Sendable () -> Void)?
+        /// A paused transport waiting for room (`StreamDemand`): told when the delivery takes what
+        /// is buffered, or when the stream ends or starts another attempt.
+        var waitingForRoom: [@Sendable () -> Void] = []
+
+        /// Hands the waiting transport over to be resumed (after the lock).
+        mutating func takeWaitingForRoom() -> [@Sendable () -> Void] {
+            defer { waitingForRoom = [] }
+            return waitingForRoom
+        }
     }
 
     /// Also what the transport may hold for the reader (`HTTPTransportOptions.maxStreamBacklogBytes`).
@@ -91,6 +101,8 @@ final class StreamPump: Sendable {
     }
 
     deinit {
+        // A transport still paused for this stream is let go (AsyncHTTPClient's promise completes).
+        for resume in state.withLock({ $0.takeWaitingForRoom() }) { resume() }
         Resources.decrementTotal()
     }
 
@@ -101,8 +113,8 @@ final class StreamPump: Sendable {
     ///
     /// - Parameter stop: Tells the call that the stream is over, with its failure if it failed.
     func begin(attempt: Int, stop: @escaping @Sendable (HTTPClientError?) -> Void) {
-        state.withLock { state in
-            guard state.phase == .waiting else { return }
+        let resume = state.withLock { state -> [@Sendable () -> Void] in
+            guard state.phase == .waiting else { return [] }
             state.attempt = attempt
             state.stop = stop
             state.headSeen = false
@@ -111,7 +123,9 @@ final class StreamPump: Sendable {
             state.bufferedBytes = 0
             state.ended = state.closedForShutdown
             state.failure = nil
+            return state.takeWaitingForRoom()
         }
+        for body in resume { body() }
     }
 
     /// The client began shutting down: an endless stream ends cleanly after what it has received
@@ -141,11 +155,13 @@ final class StreamPump: Sendable {
 
     /// The client gave up on `attempt` (it retries, or fails): its chunks are dropped.
     func abandon(attempt: Int) {
-        state.withLock { state in
-            guard state.attempt == attempt, state.phase == .waiting else { return }
+        let resume = state.withLock { state -> [@Sendable () -> Void] in
+            guard state.attempt == attempt, state.phase == .waiting else { return [] }
             state.chunks = []
             state.bufferedBytes = 0
+            return state.takeWaitingForRoom()
         }
+        for body in resume { body() }
     }
 
     /// A body part or failure of `attempt` from the transport.
@@ -215,14 +231,15 @@ final class StreamPump: Sendable {
     /// Stops everything (the reader left): nothing more is delivered. The call, cancelled by the same
     /// dispose, releases the exchange.
     func dispose() {
-        let timer = state.withLock { state -> Disposable? in
+        let (timer, resume) = state.withLock { state -> (Disposable?, [@Sendable () -> Void]) in
             state.phase = .finished
             state.chunks = []
             state.stop = nil
             defer { state.idleTimer = nil }
-            return state.idleTimer
+            return (state.idleTimer, state.takeWaitingForRoom())
         }
         timer?.dispose()
+        for body in resume { body() }
         terminalDelivered()
     }
 
@@ -277,7 +294,7 @@ final class StreamPump: Sendable {
     }
 
     private enum Step {
-        case chunks([Data])
+        case chunks([Data], resume: [@Sendable () -> Void])
         case end
         case fail(Error)
         case idle
@@ -291,7 +308,8 @@ final class StreamPump: Sendable {
                 guard state.phase == .open else { return .over }
                 if !state.chunks.isEmpty {
                     defer { state.chunks = []; state.bufferedBytes = 0 }
-                    return .chunks(state.chunks)
+                    // The buffer is empty again: a paused transport reads on while these are delivered.
+                    return .chunks(state.chunks, resume: state.takeWaitingForRoom())
                 }
                 if let failure = state.failure {
                     state.phase = .finished
@@ -308,7 +326,8 @@ final class StreamPump: Sendable {
                 return .idle
             case .over:
                 return .finished
-            case .chunks(let chunks):
+            case .chunks(let chunks, let resume):
+                for body in resume { body() }
                 do {
                     for chunk in chunks where state.withLock({ $0.phase == .open }) {
                         try sink.chunk(chunk)
@@ -351,11 +370,12 @@ final class StreamPump: Sendable {
 
     /// The stream is over here: the idle timer goes, and the call is told (it releases the exchange).
     private func cleanUp(failure: HTTPClientError?) {
-        let (stop, timer) = state.withLock { state -> ((@Sendable (HTTPClientError?) -> Void)?, Disposable?) in
+        let (stop, timer, resume) = state.withLock { state -> ((@Sendable (HTTPClientError?) -> Void)?, Disposable?, [@Sendable () -> Void]) in
             defer { state.stop = nil; state.idleTimer = nil; state.chunks = [] }
-            return (state.stop, state.idleTimer)
+            return (state.stop, state.idleTimer, state.takeWaitingForRoom())
         }
         timer?.dispose()
+        for body in resume { body() }
         stop?(failure)
     }
 
@@ -400,5 +420,19 @@ final class StreamPump: Sendable {
             return true
         }
         if schedule { scheduleDrain() }
+    }
+}
+
+extension StreamPump: StreamDemand {
+    /// At once while less than half the buffer waits (or the stream is over), else when the
+    /// delivery next takes what is buffered: a transport that pauses on it keeps at most about
+    /// `maxBufferedBytes` in memory, and a slow reader slows the network instead of overflowing.
+    func whenReady(_ body: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            if state.phase == .finished || state.bufferedBytes < maxBufferedBytes / 2 { return true }
+            state.waitingForRoom.append(body)
+            return false
+        }
+        if now { body() }
     }
 }

@@ -29,6 +29,25 @@ public struct HTTPTransportOptions: Sendable, Hashable {
     /// stream's own buffer (`StreamOptions`/`TransferOptions.maxBufferedBytes`); 8 MiB otherwise.
     /// SPI for the package's transports, not API.
     @_spi(TransportSupport) public var maxStreamBacklogBytes = 8 << 20
+    /// For a streamed body: when its reader has room for more, for a transport that can pause its
+    /// reads. Set by `HTTPClient` per stream; nil otherwise. Not part of equality.
+    /// SPI for the package's transports, not API.
+    @_spi(TransportSupport) public var streamDemand: (any StreamDemand)?
+
+    /// Equal when every setting is; a stream's `streamDemand` is not a setting and is not compared.
+    public static func == (lhs: HTTPTransportOptions, rhs: HTTPTransportOptions) -> Bool {
+        lhs.redirectPolicy == rhs.redirectPolicy && lhs.maxResponseBodySize == rhs.maxResponseBodySize
+            && lhs.credentialHeaderNames == rhs.credentialHeaderNames && lhs.headersAreChecked == rhs.headersAreChecked
+            && lhs.maxStreamBacklogBytes == rhs.maxStreamBacklogBytes
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(redirectPolicy)
+        hasher.combine(maxResponseBodySize)
+        hasher.combine(credentialHeaderNames)
+        hasher.combine(headersAreChecked)
+        hasher.combine(maxStreamBacklogBytes)
+    }
 
     /// Creates options; every parameter has the default described on its property.
     public init(

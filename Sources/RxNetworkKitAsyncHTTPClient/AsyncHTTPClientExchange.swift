@@ -49,6 +49,8 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
         var redirect: HTTPTransportRequest?
         var task: AsyncHTTPClient.HTTPClient.Task<Void>?
         var headTimer: Scheduled<Void>?
+        /// The current hop's file body, to end when the server answers before it was all sent.
+        var upload: FileBodyStream.Ending?
     }
 
     private let client: AsyncHTTPClient.HTTPClient
@@ -98,7 +100,8 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
         do {
             converted = try RequestConversion.request(
                 from: request, offeringCompression: offersCompression, headersAreChecked: options.headersAreChecked,
-                eventLoopGroup: client.eventLoopGroup
+                eventLoopGroup: client.eventLoopGroup,
+                onUploadStart: { [weak self] ending in self?.state.withLockedValue { $0.upload = ending } }
             )
         } catch {
             finish(.failure(error), cancelling: nil)
@@ -164,6 +167,11 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
 
     func didReceiveHead(task: AsyncHTTPClient.HTTPClient.Task<Void>, _ head: NIOHTTP1.HTTPResponseHead) -> EventLoopFuture<Void> {
         let statusCode = Int(head.status.code)
+        if statusCode >= 300 {
+            // AsyncHTTPClient sends no more of a body once a status of 300 or more arrived, and
+            // waits for the body to end before it finishes: end it, or the request never does.
+            state.withLockedValue { $0.upload }?.complete(.success(()))
+        }
         let headers = RequestConversion.headers(head.headers)
         let (request, hops) = state.withLockedValue { ($0.request, $0.hops) }
         let url = request.url

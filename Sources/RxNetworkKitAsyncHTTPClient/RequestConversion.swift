@@ -12,13 +12,15 @@ import NIOHTTP1
 enum RequestConversion {
     /// AsyncHTTPClient's request for `request`.
     ///
-    /// - Parameter headersAreChecked: The headers passed `HeaderValidation` already (the client's
-    ///   requests): not checked again.
+    /// - Parameters:
+    ///   - headersAreChecked: The headers passed `HeaderValidation` already (the client's
+    ///     requests): not checked again.
+    ///   - onUploadStart: Receives a file body's ending each time AsyncHTTPClient starts sending it.
     /// - Throws: `HTTPClientError(.invalidRequest)` (nothing sent) for a URL AsyncHTTPClient cannot
     ///   send, a method that is not a token, or a header with CR, LF or another forbidden byte.
     static func request(
         from request: HTTPTransportRequest, offeringCompression: Bool, headersAreChecked: Bool = false,
-        eventLoopGroup: any EventLoopGroup
+        eventLoopGroup: any EventLoopGroup, onUploadStart: @escaping @Sendable (FileBodyStream.Ending) -> Void = { _ in }
     ) throws -> AsyncHTTPClient.HTTPClient.Request {
         let url = request.url
         let fields = request.headers
@@ -43,7 +45,7 @@ enum RequestConversion {
         switch request.body {
         case .empty: body = nil
         case .bytes(let data): body = .bytes(data)
-        case .file(let file): body = FileBodyStream.body(file, eventLoop: eventLoopGroup.next())
+        case .file(let file): body = FileBodyStream.body(file, eventLoop: eventLoopGroup.next(), onStart: onUploadStart)
         }
         do {
             return try AsyncHTTPClient.HTTPClient.Request(url: url, method: method, headers: headers, body: body)

@@ -60,6 +60,8 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
     private let retireConnection: @Sendable () -> Void
     /// How many operations wait on the delegate queue (the stream's backlog and any other task's).
     private let pendingCallbacks: @Sendable () -> Int
+    /// `maxPendingCallbacks(for: options)`, once: it is compared at every chunk.
+    private let maxPendingCallbacks: Int
     private let delivery: Delivery
     private let state = LockedState<State>.make(State())
 
@@ -67,10 +69,11 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
         task: URLSessionDataTask, deadlines: DeadlineQueue, cancelQueue: DispatchQueue, timeout: TimeInterval,
         options: HTTPTransportOptions, method: String?, fileBody: HTTPFileBody? = nil,
         retireConnection: @escaping @Sendable () -> Void,
-        pendingCallbacks: @escaping @Sendable () -> Int = { 0 },
+        pendingCallbacks: @escaping @Sendable () -> Int,
         delivery: Delivery
     ) {
         self.pendingCallbacks = pendingCallbacks
+        self.maxPendingCallbacks = Self.maxPendingCallbacks(for: options)
         self.fileBody = fileBody
         self.task = task
         self.deadlines = deadlines
@@ -173,7 +176,7 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
 
     func didReceive(_ data: Data) {
         if case .streaming(let receive) = delivery {
-            let behind = pendingCallbacks() > Self.maxPendingCallbacks(for: options)
+            let behind = pendingCallbacks() > maxPendingCallbacks
             let step = state.withLock { state -> (live: Bool, stop: Bool) in
                 guard !state.isFinished else { return (false, false) }
                 state.streamedBytes += data.count
@@ -266,7 +269,7 @@ final class URLSessionExchange: Disposable, DeadlineExpiring, @unchecked Sendabl
         if let error, received.stoppedReading {
             finish(.failure(HTTPClientError(
                 .bufferOverflow,
-                message: "the reader fell more than \(Self.maxPendingCallbacks(for: options)) chunks behind URLSession, which cannot pause a transfer; it stopped after \(received.bodyCount) bytes",
+                message: "the reader fell more than \(maxPendingCallbacks) chunks behind URLSession, which cannot pause a transfer; it stopped after \(received.bodyCount) bytes",
                 url: url, underlying: error, phase: .responded
             )), cancelTask: false)
             return

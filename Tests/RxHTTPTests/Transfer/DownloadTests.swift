@@ -254,15 +254,7 @@ final class DownloadTests: LoopbackClientTestCase {
         let subscription = client.rx.download(File(), to: destination).subscribe(
             onNext: { _ in
                 guard blocked.withLock({ let first = !$0; $0 = true; return first }) else { return }
-                // Blocks the delegate queue until chunks pile up behind it, as a throttled disk would.
-                transport.delegateQueue.addOperation {
-                    let end = Date().addingTimeInterval(3)
-                    while transport.delegateQueue.operationCount <= URLSessionExchange.maxPendingCallbacks(for: .standard), Date() < end {
-                        Thread.sleep(forTimeInterval: 0.005)
-                    }
-                    // The exchange looks from outside the blocked queue every 5 ms.
-                    Thread.sleep(forTimeInterval: 0.05)
-                }
+                transport.blockDelegateQueueUntilPastTheBacklogBound()
             },
             onError: { error in failure.withLock { $0 = error }; done.fulfill() },
             onCompleted: { done.fulfill() }

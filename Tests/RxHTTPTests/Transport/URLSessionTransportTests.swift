@@ -44,14 +44,7 @@ final class URLSessionTransportTests: LoopbackClientTestCase {
         let exchange = transport.stream(request, options: .standard) { part in
             switch part {
             case .success(.head):
-                // Blocks the delegate queue behind the head until chunks pile up.
-                transport.delegateQueue.addOperation {
-                    let end = Date().addingTimeInterval(3)
-                    while transport.delegateQueue.operationCount <= URLSessionExchange.maxPendingCallbacks(for: .standard), Date() < end {
-                        Thread.sleep(forTimeInterval: 0.005)
-                    }
-                    Thread.sleep(forTimeInterval: 0.05)
-                }
+                transport.blockDelegateQueueUntilPastTheBacklogBound()
             case .success(.body(let chunk)):
                 received.mutate { $0.append(chunk) }
             case .success(.end):

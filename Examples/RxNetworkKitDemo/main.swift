@@ -342,19 +342,28 @@ let (moreVocabulary, moreVocabularyTime) = timed { () -> String in
 }
 print("   \(moreVocabulary); \(ms(moreVocabularyTime))")
 
-print("14. one seam for every concern: an interceptor signs each attempt (the client's own HTTPTransportRequest) and answers /health without the network")
+print("14. one seam for every concern: an interceptor signs each attempt (the client's own HTTPTransportRequest) and answers /health without the network; a plugin is the chain's innermost interceptor, and a request that cannot be built is a call like any other")
 let (seam, seamTime) = timed { () -> String in
     server.route(.get, "/signed") { request in .text(request.header("X-Signature") ?? "unsigned") }
-    let sealed = HTTPClient(baseURL: server.baseURL, configuration: .init(timeout: 5, interceptors: [DemoSigner()]))
+    let plugin = DemoCountingPlugin()
+    let sealed = HTTPClient(baseURL: server.baseURL, configuration: .init(timeout: 5, interceptors: [DemoSigner()]), plugins: [plugin])
     let before = server.requests.count
     var signatures = Set<String>()
     for _ in 0..<50 {
         if case .success(let signature) = outcome(of: sealed.rx.request(Text(path: "/signed"))) { signatures.insert(signature) }
     }
     let health = (0..<50).filter { _ in (try? outcome(of: sealed.rx.request(Text(path: "/health"))).get()) == "ok" }.count
+    let events = LockedLines()
+    let watching = sealed.events.subscribe(onNext: { events.append("\($0.kind)") })
+    let refused = outcome(of: sealed.rx.request(Text(path: "/signed", headers: ["Bad Name": "x"])))
+    watching.dispose()
+    var refusal = "delivered"
+    if case .failure(let error as HTTPClientError) = refused { refusal = error.code.rawValue }
+    refusal += " with \(events.lines.count) events"
     let sent = server.requests.count - before
     _ = outcome(of: sealed.shutdown(gracePeriod: 1).andThen(Single.just(())))
-    return "50 signed (\(signatures.sorted().joined(separator: ", "))), \(health) /health answered locally; \(sent) requests reached the server"
+    return "50 signed (\(signatures.sorted().joined(separator: ", "))), \(health) /health answered locally; \(sent) requests reached the server; "
+        + "a bad header: \(refusal); the plugin saw \(plugin.sends) sends and \(plugin.finished) calls end"
 }
 print("   \(seam) in \(ms(seamTime))")
 
@@ -487,6 +496,17 @@ struct DemoSigner: HTTPInterceptor {
         }
         return nil
     }
+}
+
+/// Counts what a plugin hears: sends (`willSend`) and calls that ended (`didFinish`).
+// @unchecked Sendable: `counts` is read and written only under `lock`.
+final class DemoCountingPlugin: HTTPPlugin, @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts = (sends: 0, finished: 0)
+    var sends: Int { lock.withLock { counts.sends } }
+    var finished: Int { lock.withLock { counts.finished } }
+    func willSend(_ request: URLRequest, info: HTTPRequestInfo) { lock.withLock { counts.sends += 1 } }
+    func didFinish(_ summary: HTTPCallSummary, info: HTTPRequestInfo) { lock.withLock { counts.finished += 1 } }
 }
 
 /// `print`, flushed: each line shows at once, also when the output is a pipe or a file (a CI log,

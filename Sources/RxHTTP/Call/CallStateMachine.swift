@@ -30,7 +30,7 @@ struct CallStateMachine {
     /// What went to the transport for an attempt.
     struct Transmission {
         let request: HTTPTransportRequest
-        let info: HTTPRequestInfo
+        let attempt: Int
         let sentAt: Date
         /// The exchange, once the transport returned it (nil while `send` runs).
         var exchange: Disposable?
@@ -52,8 +52,8 @@ struct CallStateMachine {
         case preparing(Attempt, step: Int, hold: Disposable?)
         /// The transport runs the attempt.
         case sending(Attempt, Transmission)
-        /// The answer goes back through the interceptors, on the thread that answered. The
-        /// transmission is kept for `willSend`'s plugins (nil when no transport was involved).
+        /// The answer goes back through the interceptors, on the thread that answered, with what
+        /// went to the transport (nil when no transport was involved).
         case answering(Attempt, Transmission?)
         /// Between two attempts.
         case waiting(Wait)
@@ -88,7 +88,7 @@ struct CallStateMachine {
         case fail(HTTPClientError)
     }
 
-    /// The cleanup of an attempt cut short: plugins owed a `didReceive`, interceptors owed one.
+    /// The cleanup of an attempt cut short: the interceptors that let it through are owed a `didReceive`.
     struct Unwind {
         let attempt: Attempt
         let transmission: Transmission?
@@ -104,7 +104,7 @@ struct CallStateMachine {
         var unwind: Unwind?
         /// Whether an attempt was handed to the transport and not answered.
         var wasSending: Bool
-        /// A delivered stream whose body was cut (its reader and the plugins must be told).
+        /// A delivered stream whose body was cut (its reader and the observers must be told).
         var stream: Transmission?
     }
 
@@ -120,7 +120,7 @@ struct CallStateMachine {
         case none
         /// Ask interceptor `step` about `attempt` (after releasing what the previous attempt left).
         case prepare(Attempt, step: Int, release: [Disposable])
-        /// The interceptors let `attempt` through: plugins, checks, the transport.
+        /// The interceptors let `attempt` through: the last checks, the transport.
         case send(Attempt, release: [Disposable])
         /// Run the answer back through the interceptors that let the attempt through.
         case answer(Attempt, Transmission?, Result<HTTPResponse, HTTPClientError>)
@@ -152,6 +152,8 @@ struct CallStateMachine {
     private(set) var sends = 0
     /// Replays (not counted against the retry policy).
     private(set) var replays = 0
+    /// The number of the latest attempt begun (0 before the first).
+    private(set) var latestAttempt = 0
     /// The failure of the last attempt that is being retried: what a deadline or shutdown during the
     /// wait reports.
     private(set) var lastError: HTTPClientError?
@@ -190,6 +192,12 @@ struct CallStateMachine {
         return prepareFirst(number: 1, release: [])
     }
 
+    /// The request could not be built: the call fails with `error` without an attempt.
+    mutating func refuse(_ error: HTTPClientError) -> Action {
+        guard case .created = state else { return .none }
+        return finish { .fail(error, release: $0) }
+    }
+
     /// The call's deadline timer, once armed; disposed at once if the call already ended.
     mutating func deadlineArmed(_ timer: Disposable) -> Action {
         guard !isFinished else { return .dispose(timer) }
@@ -200,6 +208,7 @@ struct CallStateMachine {
     /// Starts attempt `number` at the first interceptor (releasing what the previous one left).
     private mutating func prepareFirst(number: Int, release: [Disposable]) -> Action {
         let attempt = Attempt(number: number, request: request, passed: 0)
+        latestAttempt = number
         state = .preparing(attempt, step: 0, hold: nil)
         guard interceptorCount > 0 else {
             return proceedPast(attempt, release: release)
@@ -271,12 +280,12 @@ struct CallStateMachine {
     // MARK: Sending
 
     /// The send action is about to hand `request` to the transport.
-    mutating func sending(_ attempt: Attempt, request: HTTPTransportRequest, info: HTTPRequestInfo, at now: Date) -> Bool {
+    mutating func sending(_ attempt: Attempt, request: HTTPTransportRequest, at now: Date) -> Bool {
         guard case .preparing(let current, let step, nil) = state, step == interceptorCount, current.number == attempt.number else {
             return false
         }
         sends += 1
-        state = .sending(current, Transmission(request: request, info: info, sentAt: now, exchange: nil))
+        state = .sending(current, Transmission(request: request, attempt: attempt.number, sentAt: now, exchange: nil))
         return true
     }
 
@@ -302,7 +311,7 @@ struct CallStateMachine {
             transmission.exchange = exchange
             state = .answering(attempt, transmission)
             return .none
-        case .streaming(var transmission) where transmission.exchange == nil && transmission.info.attempt == number:
+        case .streaming(var transmission) where transmission.exchange == nil && transmission.attempt == number:
             // The head was accepted while `stream` was still returning: the body flows on it.
             transmission.exchange = exchange
             state = .streaming(transmission)

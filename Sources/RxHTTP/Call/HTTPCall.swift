@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Each event (an interceptor's decision, the transport's answer, a timer, a cancel) takes the lock
 /// once, moves the machine, and runs the action it returns after the lock. The answer goes through
-/// the plugins and interceptors on the thread that finished the exchange; then one hop to the
+/// the interceptors on the thread that finished the exchange; then one hop to the
 /// client's callback queue, where the response is decoded and the completion runs, exactly once,
 /// never synchronously inside the call that made the request.
 ///
@@ -35,6 +35,9 @@ public final class HTTPCall: @unchecked Sendable {
         /// Where a WebSocket's opening handshake leaves its connection; nil unless the call asks
         /// the server to switch protocols (then only 101 is accepted).
         var upgrade: WebSocketUpgradeSlot?
+        /// Why the request could not be built, for a call that only reports it: it sends nothing,
+        /// and `request` holds no more than the method.
+        var refusal: HTTPClientError?
     }
 
     /// Who gets the result: decoding (on the answering thread) and the two ways to end.
@@ -64,8 +67,10 @@ public final class HTTPCall: @unchecked Sendable {
     let interceptors: [any HTTPInterceptor]
     /// For each interceptor, its fast path if it has one (the built-ins).
     let immediates: [(any ImmediateInterceptor)?]
-    /// The configuration's interceptors, told of every attempt's and the call's end.
+    /// The configuration's interceptors and the plugins', told of every attempt's and the call's end.
     let observers: [any HTTPInterceptor]
+    /// Where the plugins' interceptor stands in `interceptors`, if the client has plugins.
+    let pluginStep: Int?
     let core: LockedState<Core>
 
     init(client: HTTPClient, id: UInt64, plan: consuming Plan, chain: InterceptorChain, receiver: Receiver) {
@@ -74,6 +79,7 @@ public final class HTTPCall: @unchecked Sendable {
         self.interceptors = chain.interceptors
         self.immediates = chain.immediates
         self.observers = chain.observers
+        self.pluginStep = chain.pluginStep
         let now = client.clock.now
         self.startedAt = now
         self.deadline = plan.policy.deadline.map { now.addingTimeInterval($0) }
@@ -95,17 +101,17 @@ public final class HTTPCall: @unchecked Sendable {
     public var method: HTTPMethod { plan.method }
     /// The URL the call sends to. The real URL, secrets included: never log it (events and the
     /// logger show it redacted).
-    public var url: URL? { plan.request.url }
+    public var url: URL? { plan.refusal == nil ? plan.request.url : plan.refusal?.url }
     /// The name of the request's type (`GetUser`), or `requestObject` for path-based calls.
     public var requestName: String { plan.requestName }
     /// Whether the request may be sent again after it reached the server.
     public var idempotency: Idempotency { plan.idempotency }
     /// Whether the client's authenticator signs this call.
     public var requiresAuthentication: Bool { plan.requiresAuthentication }
-    /// The number of the attempt being prepared or answered: 1 for the first, and one more for each
-    /// retry and replay.
+    /// The number of the attempt being prepared or answered (or the latest one): 1 for the first, and
+    /// one more for each retry and replay.
     public var attempt: Int {
-        core.withLock { $0.machine.currentAttempt?.number ?? max(1, $0.machine.sends + $0.machine.replays) }
+        core.withLock { max(1, $0.machine.latestAttempt) }
     }
     /// How many times the request went to the transport so far.
     public var sends: Int { core.withLock { $0.machine.sends } }
@@ -133,6 +139,15 @@ public final class HTTPCall: @unchecked Sendable {
         core.withLock { $0.values.removeValue(forKey: ObjectIdentifier(key)) as? Value }
     }
 
+    /// What plugins know of the call's current attempt.
+    var requestInfo: HTTPRequestInfo {
+        HTTPRequestInfo(
+            id: id, method: plan.method, path: plan.path, authorizationType: plan.authorizationType,
+            declaresAuthorization: plan.declaresAuthorization, requestName: plan.requestName, callID: id,
+            attempt: attempt
+        )
+    }
+
     /// Tells the client's events that the call waits, and why (an interceptor holding an attempt).
     public func noteHeld(_ reason: HTTPClientEvent.HoldReason) {
         emit(.held(reason))
@@ -149,8 +164,14 @@ public final class HTTPCall: @unchecked Sendable {
 
     // MARK: Start
 
-    /// Registers with the client, arms the deadline and prepares the first attempt.
+    /// Registers with the client, arms the deadline and prepares the first attempt; for a request
+    /// that could not be built, reports its error on the callback context (a cancel before wins).
     func start() {
+        if let refusal = plan.refusal {
+            emit(.started)
+            client.runOnCallbackContext { [self] in apply(inline: true) { $0.refuse(refusal) } }
+            return
+        }
         guard client.admit(self) else {
             apply { $0.terminate(.shutdown) }
             return

@@ -16,10 +16,12 @@ import RxCore
 /// The order is fixed: `Configuration.interceptors` first (outermost, in the order given), then the
 /// built-ins — the cache (`Configuration.cache`; its answers skip everything after it), coalescing
 /// (`Configuration.coalescing`), the client's suspension, the retry policy, host protection
-/// (cooldown, circuit breaker, retry budget, concurrency queue, rate limit), authentication (closest
-/// to the network). Plugins and the transport come after the chain (`FaultInjection` is a
-/// transport). So your interceptor sees each attempt before the client answers from its cache,
-/// holds, admits or signs it, and sees each answer after them; a `.retry` from the retry policy means it is not asked about the failed attempt.
+/// (cooldown, circuit breaker, retry budget, concurrency queue, rate limit), authentication, and
+/// last, closest to the network, the client's plugins (`HTTPPlugin`, run by one interceptor). Then
+/// the transport (`FaultInjection` is a transport). So your interceptor sees each attempt before
+/// the client answers from its cache, holds, admits or signs it, and sees each answer after them
+/// (after the plugins' `process`); a `.retry` from the retry policy means it is not asked about the
+/// failed attempt.
 ///
 /// ```swift
 /// struct RequestSigner: HTTPInterceptor {
@@ -103,8 +105,8 @@ public protocol HTTPInterceptor: Sendable {
 
     /// Observes the end of the call — delivered, failed or cancelled; a stream when its body ended —
     /// once, for every interceptor of `Configuration.interceptors`, also for a call that never
-    /// reached this interceptor's `prepare` (refused, cancelled while held). Runs before the
-    /// caller's completion.
+    /// reached this interceptor's `prepare` (a request that could not be built, a call refused by a
+    /// shutdown or cancelled while held). Runs before the caller's completion.
     func callDidFinish(_ summary: HTTPCallSummary, for call: HTTPCall)
 }
 

@@ -9,24 +9,42 @@ protocol ImmediateInterceptor: HTTPInterceptor {
     func prepareAtOnce(_ request: HTTPTransportRequest, for call: HTTPCall) -> HTTPInterceptorPreparation?
 }
 
-/// The interceptors of a call in their fixed order (the configuration's, then the built-ins), with
-/// the fast path of each that has one. Built once per client for each kind of call.
+/// The interceptors of a call in their fixed order (the configuration's, then the built-ins, then
+/// the plugins' adapter), with the fast path of each that has one. Built once per client for each
+/// kind of call.
 struct InterceptorChain: Sendable {
     let interceptors: [any HTTPInterceptor]
     let immediates: [(any ImmediateInterceptor)?]
-    /// The configuration's interceptors, which observe attempts and calls (the built-ins do not).
+    /// The configuration's interceptors, then the plugins' adapter: they observe attempts and calls
+    /// (the built-ins do not).
     let observers: [any HTTPInterceptor]
+    /// Where the plugins' adapter stands (the innermost step), if the client has plugins.
+    let pluginStep: Int?
 
-    init(_ interceptors: [any HTTPInterceptor], observers: [any HTTPInterceptor]) {
+    /// - Parameters:
+    ///   - interceptors: The configuration's and the built-ins, outermost first.
+    ///   - observers: Which of them observe (the configuration's).
+    ///   - plugins: The client's plugins, run by one adapter after `interceptors`.
+    init(_ interceptors: [any HTTPInterceptor], observers: [any HTTPInterceptor], plugins: [any HTTPPlugin]) {
+        if plugins.isEmpty {
+            self.init(interceptors, observers: observers, pluginStep: nil)
+        } else {
+            let adapter = PluginInterceptor(plugins: plugins)
+            self.init(interceptors + [adapter], observers: observers + [adapter], pluginStep: interceptors.count)
+        }
+    }
+
+    private init(_ interceptors: [any HTTPInterceptor], observers: [any HTTPInterceptor], pluginStep: Int?) {
         self.interceptors = interceptors
         self.immediates = interceptors.map { $0 as? any ImmediateInterceptor }
         self.observers = observers
+        self.pluginStep = pluginStep
     }
 
-    /// The interceptors after the first `count`, observed by nobody: the chain of a call the client
-    /// makes for its own needs (a shared exchange, a background revalidation), which starts where
-    /// the interceptor that made it stands.
+    /// The interceptors after the first `count`, the plugins' adapter included, observed by nobody:
+    /// the chain of a call the client makes for its own needs (a shared exchange, a background
+    /// revalidation), which starts where the interceptor that made it stands.
     func dropping(first count: Int) -> InterceptorChain {
-        InterceptorChain(Array(interceptors.dropFirst(count)), observers: [])
+        InterceptorChain(Array(interceptors.dropFirst(count)), observers: [], pluginStep: pluginStep.map { $0 - count })
     }
 }

@@ -51,9 +51,31 @@ extension HTTPClient {
             plan.stream = stream
             plan.upgrade = upgrade
         } catch {
-            return HTTPRequestHandle(call: RefusedCall(error: error, client: self, completion: completion))
+            return refuse(
+                error, method: parts.method, path: parts.path, requestName: parts.requestName, idempotency: parts.idempotency,
+                completion: completion
+            )
         }
         return start(plan, decode: decode, completion: completion)
+    }
+
+    /// Starts the call of a request that could not be built: nothing is sent; its error reaches the
+    /// completion on the callback queue — or `.cancelled`, if the handle is cancelled first — after
+    /// the events, plugins and observing interceptors heard of the call like of any other.
+    func refuse<Output>(
+        _ error: HTTPClientError, method: HTTPMethod, path: String, requestName: String, idempotency: Idempotency,
+        completion: @escaping (Result<Output, HTTPClientError>) -> Void
+    ) -> HTTPRequestHandle {
+        // Nothing of the request is sent or shown: its URL (the error's, if it got that far) is
+        // only a placeholder here; the call reports `error.url`.
+        let placeholder = error.url ?? baseURL ?? URL(fileURLWithPath: "/")
+        let plan = HTTPCall.Plan(
+            request: HTTPTransportRequest(method: method, url: placeholder, timeoutInterval: configuration.timeout),
+            method: method, path: path, requestName: requestName, authorizationType: nil, declaresAuthorization: false,
+            timeout: configuration.timeout, bypassesSuspension: false, policy: .none, idempotency: idempotency,
+            requiresAuthentication: false, cachePolicy: .useProtocol, gate: nil, refusal: error
+        )
+        return start(plan, decode: { _, _ -> Output in throw error }, completion: completion)
     }
 
     /// Starts the call of a built `plan` (through the signed chain when it needs authentication).

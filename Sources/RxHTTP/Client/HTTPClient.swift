@@ -183,7 +183,7 @@ public final class HTTPClient: Sendable {
         self.authenticator = authenticator
         self.clock = configuration.scheduler
         // The fixed order: yours, then the cache (its answers skip everything after it),
-        // coalescing, suspension, the retry policy, host protection, authentication.
+        // coalescing, suspension, the retry policy, host protection, authentication, the plugins.
         var quota: [any HTTPInterceptor] = []
         if let cache = configuration.cache {
             quota.append(CacheInterceptor(cache: cache))
@@ -192,10 +192,10 @@ public final class HTTPClient: Sendable {
             quota.append(RequestCoalescer(cache: configuration.cache))
         }
         let builtIns: [any HTTPInterceptor] = quota + [suspension, RetryInterceptor(), HostProtectionInterceptor()]
-        let unsigned = InterceptorChain(configuration.interceptors + builtIns, observers: configuration.interceptors)
+        let unsigned = InterceptorChain(configuration.interceptors + builtIns, observers: configuration.interceptors, plugins: plugins)
         let signed = InterceptorChain(
             configuration.interceptors + builtIns + (authenticator.map { [AuthenticationInterceptor(authenticator: $0)] } ?? []),
-            observers: configuration.interceptors
+            observers: configuration.interceptors, plugins: plugins
         )
         self.unsignedChain = unsigned
         self.signedChain = signed

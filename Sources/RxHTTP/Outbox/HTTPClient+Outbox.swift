@@ -131,7 +131,10 @@ extension HTTPClient {
                 cachePolicy: .reload, gate: hosts.gate(for: url)
             )
         } catch {
-            return HTTPRequestHandle(call: RefusedCall(error: error, client: self, completion: completion))
+            return refuse(
+                error, method: HTTPMethod(rawValue: stored.method), path: stored.path, requestName: stored.requestName,
+                idempotency: .keyed, completion: completion
+            )
         }
         return start(plan, decode: { response, _ in response }, completion: completion)
     }

@@ -2,14 +2,16 @@ import Foundation
 
 /// Hooks around every request of a client (Moya's plugin shape); each has a no-op default.
 ///
-/// Plugins observe the exchange itself, inside the interceptors (`HTTPInterceptor`). Order per
-/// attempt: the interceptors let the request through (signed, admitted), then `prepare` (may change
-/// the `URLRequest`; plugins run in the order given to the client), header validation, `willSend`,
-/// the exchange, `didReceive` with the result as the caller would see it before decoding (a status
-/// outside the acceptable ones is already a `.unacceptableStatusCode` failure), then `process`,
-/// which may replace that result before the interceptors decide about it. Every `willSend` is
-/// followed by exactly one `didReceive`, also for a cancelled request; every call ends with one
-/// `didFinish` (a stream's when its body ends).
+/// Plugins run as the innermost interceptor of the client's chain (`HTTPInterceptor`), adapted in
+/// one place. Order per attempt: the interceptors let the request through (signed, admitted), then
+/// `prepare` (may change the `URLRequest`; plugins run in the order given to the client), then
+/// `willSend`, the last checks of the headers, the exchange, `didReceive` with the result as the
+/// caller would see it before decoding (a status outside the acceptable ones is already a
+/// `.unacceptableStatusCode` failure), then `process`, which may replace that result before the
+/// interceptors further out decide about it. Every `willSend` is followed by exactly one
+/// `didReceive`, also for a cancelled request or one whose headers failed the last checks; every
+/// call ends with one `didFinish` (a stream's when its body ends), also a call that was never
+/// prepared (a request that could not be built, one answered by the cache or coalescing).
 ///
 /// - Note: `prepare` and `willSend` run on the thread that starts the send (the caller's, the one
 ///   calling `resume()` for a held request, or the one that ended a wait); `didReceive` and

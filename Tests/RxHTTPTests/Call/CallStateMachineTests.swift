@@ -16,11 +16,6 @@ final class CallStateMachineTests: XCTestCase {
         CallStateMachine(request: request, interceptorCount: interceptors)
     }
 
-    private func info(_ attempt: Int) -> HTTPRequestInfo {
-        HTTPRequestInfo(id: UInt64(attempt), method: .get, path: "/x", authorizationType: nil, declaresAuthorization: false,
-                        requestName: "X", callID: 1, attempt: attempt)
-    }
-
     private func answered(_ machine: inout CallStateMachine, _ decision: CallStateMachine.Decision, attempt: Int = 1,
                           stream: Bool = false, shuttingDown: Bool = false) -> CallStateMachine.Action {
         machine.answered(attempt: attempt, decision, isStream: stream, isShuttingDown: shuttingDown, at: now) { error in
@@ -39,8 +34,49 @@ final class CallStateMachineTests: XCTestCase {
             XCTFail("the attempt was not sent")
             return CallStateMachine.Attempt(number: number, request: request, passed: 0)
         }
-        XCTAssertTrue(machine.sending(attempt, request: request, info: info(number), at: now))
+        XCTAssertTrue(machine.sending(attempt, request: request, at: now))
         return attempt
+    }
+
+    // MARK: A request that could not be built
+
+    func testARefusedCallFailsWithoutAnAttemptAndOnlyOnce() {
+        var machine = machine()
+        guard case .fail(let error, let release) = machine.refuse(failure) else { return XCTFail("not failed") }
+        XCTAssertEqual(error.code, .transport)
+        XCTAssertTrue(release.isEmpty)
+        XCTAssertTrue(machine.isFinished)
+        XCTAssertEqual(machine.sends, 0)
+        XCTAssertEqual(machine.latestAttempt, 0)
+        guard case .none = machine.refuse(failure) else { return XCTFail("refused twice") }
+        guard case .none = machine.terminate(.cancelled) else { return XCTFail("cancelled after the refusal") }
+        XCTAssertFalse(machine.cancelled)
+    }
+
+    func testACancelBeforeTheRefusalIsReportedWins() {
+        var machine = machine()
+        guard case .end(let ending) = machine.terminate(.cancelled) else { return XCTFail("not ended") }
+        XCTAssertNil(ending.unwind)
+        guard case .none = machine.refuse(failure) else { return XCTFail("refused after the cancel") }
+        XCTAssertTrue(machine.cancelled)
+    }
+
+    func testTheLatestAttemptCountsReplaysAndRetriesButNotSends() {
+        var machine = machine(interceptors: 1)
+        _ = machine.start()
+        let first = send(&machine)
+        _ = machine.transportAnswered(attempt: first.number, .failure(failure))
+        guard case .prepare = answered(&machine, .replay(failure)) else { return XCTFail("not replayed") }
+        XCTAssertEqual(machine.latestAttempt, 2)
+        let second = send(&machine, attempt: 2)
+        _ = machine.transportAnswered(attempt: second.number, .failure(failure))
+        guard case .wait(let next, _, _, _) = answered(&machine, .retry(after: 1, error: failure), attempt: 2) else {
+            return XCTFail("no wait")
+        }
+        XCTAssertEqual(next, 3)
+        // Waiting: the latest attempt is still the one that failed.
+        XCTAssertEqual(machine.latestAttempt, 2)
+        XCTAssertEqual(machine.sends + machine.replays, 3)
     }
 
     // MARK: The happy path
@@ -58,7 +94,7 @@ final class CallStateMachineTests: XCTestCase {
         XCTAssertEqual(attempt.passed, 3)
         XCTAssertEqual(attempt.request.value(forHTTPHeaderField: "Authorization"), "Bearer t")
         // sent
-        XCTAssertTrue(machine.sending(attempt, request: signed, info: info(1), at: now))
+        XCTAssertTrue(machine.sending(attempt, request: signed, at: now))
         XCTAssertEqual(machine.sends, 1)
         let exchange = DisposeRecorder()
         guard case .none = machine.exchangeStarted(attempt: 1, exchange) else { return XCTFail() }

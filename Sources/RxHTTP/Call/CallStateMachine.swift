@@ -3,7 +3,9 @@ import RxCore
 
 /// The life of one call as a state machine (AsyncHTTPClient's `Transaction+StateMachine` is the
 /// model): each case owns what the call holds in it, each event is a mutating function that returns
-/// the action to run, and `HTTPCall` runs the action after its lock. No transport, no clock, no
+/// the action to run — a type per family of events (`Step`, `Conclusion`, `Resumption`,
+/// `StreamEnd`, `Ending`, or what to dispose), so that an event cannot ask for what it never needs
+/// — and `HTTPCall` runs the action after its lock. Transitions that cannot happen assert (debug). No transport, no clock, no
 /// interceptor here: they are the actions' business, so every transition can be driven in a test.
 ///
 /// ```
@@ -79,6 +81,24 @@ struct CallStateMachine {
         case retry(after: TimeInterval, error: HTTPClientError)
         /// Send again at once, not counted.
         case replay(HTTPClientError)
+
+        /// What an answer nobody decided about leads to: a success is delivered, a failure fails.
+        init(_ result: Result<HTTPResponse, HTTPClientError>) {
+            switch result {
+            case .success(let response): self = .deliver(response)
+            case .failure(let error): self = .fail(error)
+            }
+        }
+    }
+
+    /// What the send action does with an attempt past the last interceptor.
+    enum Sending {
+        /// The call ended meanwhile: nothing to send.
+        case none
+        /// The deadline passed before the attempt could be sent: the call ends.
+        case ended(Ending)
+        /// Send this request: the attempt's, its time-out no longer than the time left.
+        case send(HTTPTransportRequest)
     }
 
     /// What an interceptor decided before an attempt.
@@ -108,15 +128,10 @@ struct CallStateMachine {
         var stream: Transmission?
     }
 
-    /// The first step of the next attempt, after a wait.
-    struct PrepareNext {
-        let attempt: Attempt
-        /// Nil when there are no interceptors: the attempt goes to the transport at once.
-        let step: Int?
-        let release: [Disposable]
-    }
-
-    enum Action {
+    /// What an event that moves an attempt along asks for: the next interceptor, the transport, or
+    /// the answer's way back out. From `start`, `prepared`, `passed`, `notSent`, `transportAnswered`,
+    /// and a replay.
+    enum Step {
         case none
         /// Ask interceptor `step` about `attempt` (after releasing what the previous attempt left).
         case prepare(Attempt, step: Int, release: [Disposable])
@@ -124,30 +139,46 @@ struct CallStateMachine {
         case send(Attempt, release: [Disposable])
         /// Run the answer back through the interceptors that let the attempt through.
         case answer(Attempt, Transmission?, Result<HTTPResponse, HTTPClientError>)
-        /// Arm the wait's timer (and the host's recovery) for the next attempt.
-        case wait(next: Int, delay: TimeInterval, after: HTTPClientError, release: [Disposable])
-        /// The wait ended (tell it, with the failure it followed), then prepare the next attempt.
-        case resume(trigger: RetryTrigger, waited: TimeInterval, delay: TimeInterval, lastError: HTTPClientError?, then: PrepareNext)
+        /// Late `proceed`s of these interceptors after the call ended: each is owed a `didReceive`.
+        case releaseLate(steps: Range<Int>)
+    }
+
+    /// What the interceptors' decision about an answer (or a refused request) leads to.
+    enum Conclusion {
+        case none
         /// Decode and deliver the response; release what the call held (its deadline timer).
         case deliver(HTTPResponse, release: [Disposable])
         /// A stream's head was accepted: deliver it; the body flows on.
         case open(HTTPResponse)
         /// Fail the call with `error`.
         case fail(HTTPClientError, release: [Disposable])
-        /// End the call early.
-        case end(Ending)
-        /// Late `proceed`s of these interceptors after the call ended: each is owed a `didReceive`.
-        case releaseLate(steps: Range<Int>)
-        /// A stream's body ended (with this failure, if it failed): report the call's end.
-        case streamEnded(HTTPClientError?, Transmission, release: [Disposable])
-        /// Dispose something that came too late to be kept.
-        case dispose(Disposable)
+        /// Arm the wait's timer (and the host's recovery) for the next attempt.
+        case wait(next: Int, delay: TimeInterval, after: HTTPClientError, release: [Disposable])
+        /// Replay at once: the next attempt's first step.
+        case replay(Step)
+    }
+
+    /// The end of a wait: tell it (with the failure it followed), then take the next attempt's
+    /// first step.
+    struct Resumption {
+        let trigger: RetryTrigger
+        let waited: TimeInterval
+        let delay: TimeInterval
+        let lastError: HTTPClientError?
+        let next: Step
+    }
+
+    /// A delivered stream's body ended (with `failure`, if it failed): report the call's end.
+    struct StreamEnd {
+        let failure: HTTPClientError?
+        let transmission: Transmission
+        let release: [Disposable]
     }
 
     let interceptorCount: Int
     /// The request as the call built it: every attempt starts from it.
     let request: HTTPTransportRequest
-    private(set) var state = State.created
+    private var state = State.created
     /// How many times the request went to the transport.
     private(set) var sends = 0
     /// Replays (not counted against the retry policy).
@@ -177,6 +208,12 @@ struct CallStateMachine {
         return false
     }
 
+    /// Whether the attempt being answered went to the transport.
+    var isAnsweringATransmission: Bool {
+        if case .answering(_, .some) = state { return true }
+        return false
+    }
+
     /// The attempt in progress (being prepared, sent or answered), if any.
     var currentAttempt: Attempt? {
         switch state {
@@ -187,26 +224,41 @@ struct CallStateMachine {
 
     // MARK: Start
 
-    mutating func start() -> Action {
-        guard case .created = state else { return .none }
+    mutating func start() -> Step {
+        guard case .created = state else {
+            // Its deadline may have passed before it started (a tiny one, on another thread).
+            assert(isFinished, "a call starts once")
+            return .none
+        }
         return prepareFirst(number: 1, release: [])
     }
 
-    /// The request could not be built: the call fails with `error` without an attempt.
-    mutating func refuse(_ error: HTTPClientError) -> Action {
-        guard case .created = state else { return .none }
-        return finish { .fail(error, release: $0) }
+    /// The request could not be built: the call fails with `error` without an attempt (unless it was
+    /// cancelled first).
+    mutating func refuse(_ error: HTTPClientError) -> Conclusion {
+        switch state {
+        case .created:
+            return finish { .fail(error, release: $0) }
+        case .finished:
+            return .none
+        case .preparing, .sending, .answering, .waiting, .streaming:
+            assertionFailure("a refused call never starts an attempt")
+            return .none
+        }
     }
 
-    /// The call's deadline timer, once armed; disposed at once if the call already ended.
-    mutating func deadlineArmed(_ timer: Disposable) -> Action {
-        guard !isFinished else { return .dispose(timer) }
+    /// The call's deadline timer, once armed. Returns what to dispose: the timer, if the call
+    /// already ended.
+    mutating func deadlineArmed(_ timer: Disposable) -> Disposable? {
+        guard !isFinished else { return timer }
+        assert(deadlineTimer == nil, "the deadline is armed once")
         deadlineTimer = timer
-        return .none
+        return nil
     }
 
     /// Starts attempt `number` at the first interceptor (releasing what the previous one left).
-    private mutating func prepareFirst(number: Int, release: [Disposable]) -> Action {
+    private mutating func prepareFirst(number: Int, release: [Disposable]) -> Step {
+        assert(number > latestAttempt, "attempts count up")
         let attempt = Attempt(number: number, request: request, passed: 0)
         latestAttempt = number
         state = .preparing(attempt, step: 0, hold: nil)
@@ -219,7 +271,8 @@ struct CallStateMachine {
     // MARK: Preparing
 
     /// Interceptor `step` decided about attempt `number`.
-    mutating func prepared(step: Int, attempt number: Int, _ preparation: Preparation) -> Action {
+    mutating func prepared(step: Int, attempt number: Int, _ preparation: Preparation) -> Step {
+        assert(step < interceptorCount, "no interceptor \(step)")
         guard case .preparing(var attempt, let current, _) = state, current == step, attempt.number == number else {
             // Ended meanwhile (or a second call of the completion): an interceptor that let the
             // attempt through after the end is owed its `didReceive`.
@@ -249,7 +302,8 @@ struct CallStateMachine {
 
     /// Interceptors `steps` let attempt `number` through at once, without changing it (the
     /// built-ins' fast path: no completion, no hold, one lock for all of them).
-    mutating func passed(_ steps: Range<Int>, attempt number: Int) -> Action {
+    mutating func passed(_ steps: Range<Int>, attempt number: Int) -> Step {
+        assert(!steps.isEmpty && steps.upperBound <= interceptorCount, "no interceptors \(steps)")
         guard case .preparing(var attempt, let current, nil) = state, current == steps.lowerBound, attempt.number == number else {
             return isFinished ? .releaseLate(steps: steps) : .none
         }
@@ -261,17 +315,18 @@ struct CallStateMachine {
         return proceedPast(attempt, release: [])
     }
 
-    /// Interceptor `step` holds attempt `number`; `hold` cancels its wait.
-    mutating func holding(step: Int, attempt number: Int, _ hold: Disposable) -> Action {
-        guard case .preparing(let attempt, let current, nil) = state, current == step, attempt.number == number else {
-            // Decided already (it answered within `prepare`), or the call ended.
-            return .dispose(hold)
+    /// Interceptor `step` holds attempt `number`; `hold` cancels its wait. Returns what to dispose:
+    /// the hold, if the attempt was decided already (it answered within `prepare`) or the call ended.
+    mutating func holding(step: Int, attempt number: Int, _ hold: Disposable) -> Disposable? {
+        guard case .preparing(let attempt, let current, let held) = state, current == step, attempt.number == number else {
+            return hold
         }
+        assert(held == nil, "one hold per step")
         state = .preparing(attempt, step: step, hold: hold)
-        return .none
+        return nil
     }
 
-    private mutating func proceedPast(_ attempt: Attempt, release: [Disposable]) -> Action {
+    private mutating func proceedPast(_ attempt: Attempt, release: [Disposable]) -> Step {
         // Past the last interceptor; `sending` records the transmission when the transport gets it.
         state = .preparing(attempt, step: interceptorCount, hold: nil)
         return .send(attempt, release: release)
@@ -279,51 +334,64 @@ struct CallStateMachine {
 
     // MARK: Sending
 
-    /// The send action is about to hand `request` to the transport.
-    mutating func sending(_ attempt: Attempt, request: HTTPTransportRequest, at now: Date) -> Bool {
+    /// The send action is about to hand `request` to the transport: within the call's `deadline`,
+    /// the exchange may take no longer than the time left; past it, the call ends.
+    mutating func sending(_ attempt: Attempt, request: HTTPTransportRequest, at now: Date, deadline: Date?) -> Sending {
         guard case .preparing(let current, let step, nil) = state, step == interceptorCount, current.number == attempt.number else {
-            return false
+            assert(isFinished, "only the attempt past the last interceptor is sent")
+            return .none
+        }
+        var request = request
+        if let deadline {
+            let timeLeft = deadline.timeIntervalSince(now)
+            guard timeLeft > 0 else {
+                return terminate(.deadline).map(Sending.ended) ?? .none
+            }
+            request.timeoutInterval = min(request.timeoutInterval, timeLeft)
         }
         sends += 1
         state = .sending(current, Transmission(request: request, attempt: attempt.number, sentAt: now, exchange: nil))
-        return true
+        return .send(request)
     }
 
-    /// The send action could not send (a header failed validation, the deadline passed): the
-    /// attempt is answered with `error` without the transport.
-    mutating func notSent(_ attempt: Attempt, error: HTTPClientError) -> Action {
+    /// The send action could not send (a header failed validation): the attempt is answered with
+    /// `error` without the transport.
+    mutating func notSent(_ attempt: Attempt, error: HTTPClientError) -> Step {
         guard case .preparing(let current, let step, nil) = state, step == interceptorCount, current.number == attempt.number else {
+            assert(isFinished, "only the attempt past the last interceptor is checked")
             return .none
         }
         state = .answering(current, nil)
         return .answer(current, nil, .failure(error))
     }
 
-    /// The transport returned the exchange of attempt `number`.
-    mutating func exchangeStarted(attempt number: Int, _ exchange: Disposable) -> Action {
+    /// The transport returned the exchange of attempt `number`. Returns what to dispose: the
+    /// exchange, if the attempt was answered already (disposing a finished exchange does nothing)
+    /// or the call ended.
+    mutating func exchangeStarted(attempt number: Int, _ exchange: Disposable) -> Disposable? {
         switch state {
-        case .sending(let attempt, var transmission) where attempt.number == number && transmission.exchange == nil:
+        case .sending(let attempt, var transmission) where attempt.number == number:
+            assert(transmission.exchange == nil, "one exchange per attempt")
             transmission.exchange = exchange
             state = .sending(attempt, transmission)
-            return .none
+            return nil
         case .answering(let attempt, var transmission?) where attempt.number == number && transmission.exchange == nil:
             // Answered while `send` was still returning: the answer decides what becomes of it.
             transmission.exchange = exchange
             state = .answering(attempt, transmission)
-            return .none
+            return nil
         case .streaming(var transmission) where transmission.exchange == nil && transmission.attempt == number:
             // The head was accepted while `stream` was still returning: the body flows on it.
             transmission.exchange = exchange
             state = .streaming(transmission)
-            return .none
+            return nil
         default:
-            // Answered already (disposing a finished exchange does nothing), or ended: cancel it.
-            return .dispose(exchange)
+            return exchange
         }
     }
 
     /// The transport answered attempt `number`.
-    mutating func transportAnswered(attempt number: Int, _ result: Result<HTTPResponse, HTTPClientError>) -> Action {
+    mutating func transportAnswered(attempt number: Int, _ result: Result<HTTPResponse, HTTPClientError>) -> Step {
         guard case .sending(let attempt, let transmission) = state, attempt.number == number else { return .none }
         if case .success(let response) = result { lastStatus = response.statusCode }
         if case .failure(let error) = result, error.phase == .responded, let status = error.statusCode { lastStatus = status }
@@ -342,10 +410,14 @@ struct CallStateMachine {
     mutating func answered(
         attempt number: Int, _ decision: Decision, isStream: Bool, isShuttingDown: Bool, at now: Date,
         shutdownError: (HTTPClientError) -> HTTPClientError
-    ) -> Action {
+    ) -> Conclusion {
         // Only the number is read here, and the transmission only where it is kept or released:
         // binding the whole case would copy what it holds (a retain per field) on every answer.
-        guard case .answering(let attempt, _) = state, attempt.number == number else { return .none }
+        guard case .answering(let attempt, _) = state, attempt.number == number else {
+            // Only a cancel ends a call while its answer is decided.
+            assert(isFinished, "only the attempt being answered is decided")
+            return .none
+        }
         switch decision {
         case .deliver(let response):
             if isStream, case .answering(_, let transmission?) = state {
@@ -368,7 +440,25 @@ struct CallStateMachine {
         case .replay(let error):
             lastError = error
             replays += 1
-            return prepareFirst(number: number + 1, release: answeredExchange)
+            return .replay(prepareFirst(number: number + 1, release: answeredExchange))
+        }
+    }
+
+    /// Folds one interceptor's verdict into the answer on its way back out: the result goes on
+    /// (replaced, maybe), or the round is decided and nobody further out is asked.
+    static func fold(_ verdict: HTTPInterceptorVerdict, into result: inout Result<HTTPResponse, HTTPClientError>) -> Decision? {
+        switch verdict {
+        case .proceed:
+            return nil
+        case .replace(let replacement):
+            result = replacement
+            return nil
+        case .retry(let delay):
+            return .retry(after: TimeoutBounds.clampedWait(delay), error: result.failureForRepeat)
+        case .replay:
+            return .replay(result.failureForRepeat)
+        case .stop(let error):
+            return .fail(error)
         }
     }
 
@@ -381,113 +471,112 @@ struct CallStateMachine {
 
     // MARK: Waiting
 
-    /// The wait before attempt `next` is armed: its timer and, maybe, the host's recovery.
-    mutating func waitArmed(next: Int, timer: Disposable?, recovery: Disposable?) -> Action {
-        guard case .waiting(var wait) = state, wait.next == next, wait.timer == nil, wait.recovery == nil else {
-            return .dispose(Disposables.create([timer, recovery].compactMap { $0 }))
+    /// The wait before attempt `next` is armed: its timer and, maybe, the host's recovery. Returns
+    /// what to dispose: both, if the wait ended meanwhile (the host was back at once) or the call
+    /// ended.
+    mutating func waitArmed(next: Int, timer: Disposable?, recovery: Disposable?) -> Disposable? {
+        guard case .waiting(var wait) = state, wait.next == next else {
+            return Disposables.create([timer, recovery].compactMap { $0 })
         }
+        assert(wait.timer == nil && wait.recovery == nil, "a wait is armed once")
         wait.timer = timer
         wait.recovery = recovery
         state = .waiting(wait)
-        return .none
+        return nil
     }
 
     /// The wait before attempt `next` ended (the first of the timer and the host's recovery wins).
-    mutating func waitEnded(next: Int, trigger: RetryTrigger, at now: Date) -> Action {
-        guard case .waiting(let wait) = state, wait.next == next else { return .none }
+    mutating func waitEnded(next: Int, trigger: RetryTrigger, at now: Date) -> Resumption? {
+        guard case .waiting(let wait) = state, wait.next == next else { return nil }
         let release = [wait.timer, wait.recovery].compactMap { $0 }
         let waited = max(0, now.timeIntervalSince(wait.startedAt))
-        let next: PrepareNext
-        switch prepareFirst(number: wait.next, release: release) {
-        case .prepare(let attempt, let step, let release): next = PrepareNext(attempt: attempt, step: step, release: release)
-        case .send(let attempt, let release): next = PrepareNext(attempt: attempt, step: nil, release: release)
-        default: return .none
-        }
-        return .resume(trigger: trigger, waited: waited, delay: wait.delay, lastError: lastError, then: next)
+        let step = prepareFirst(number: wait.next, release: release)
+        return Resumption(trigger: trigger, waited: waited, delay: wait.delay, lastError: lastError, next: step)
     }
 
     // MARK: Streaming
 
     /// A delivered stream's body ended (or failed, or its reader gave up).
-    mutating func streamEnded(failure: HTTPClientError?) -> Action {
-        guard case .streaming(let transmission) = state else { return .none }
-        return finish { .streamEnded(failure, transmission, release: $0 + (transmission.exchange.map { [$0] } ?? [])) }
+    mutating func streamEnded(failure: HTTPClientError?) -> StreamEnd? {
+        guard case .streaming(let transmission) = state else { return nil }
+        state = .finished
+        return StreamEnd(failure: failure, transmission: transmission, release: takeDeadline() + (transmission.exchange.map { [$0] } ?? []))
     }
 
     // MARK: Ending early
 
     /// Ends the call for `reason` (a cancel, the deadline, a shutdown) as its current case allows;
-    /// nothing once finished.
-    mutating func terminate(_ reason: Termination) -> Action {
-        let action = ending(reason)
-        if case .end = action { endedBy = reason }
-        return action
+    /// nil when it does not end (finished, or a case that lets `reason` pass).
+    mutating func terminate(_ reason: Termination) -> Ending? {
+        let ending = ending(reason)
+        if ending != nil { endedBy = reason }
+        return ending
     }
 
-    private mutating func ending(_ reason: Termination) -> Action {
+    private mutating func ending(_ reason: Termination) -> Ending? {
         switch state {
         case .finished:
-            return .none
+            return nil
         case .created:
             state = .finished
-            return .end(Ending(reason: reason, release: takeDeadline(), unwind: nil, wasSending: false))
+            return Ending(reason: reason, release: takeDeadline(), unwind: nil, wasSending: false)
         case .preparing(let attempt, _, let hold):
             state = .finished
-            return .end(Ending(
+            return Ending(
                 reason: reason, release: takeDeadline() + (hold.map { [$0] } ?? []),
                 unwind: attempt.passed > 0 ? Unwind(attempt: attempt, transmission: nil) : nil, wasSending: false
-            ))
+            )
         case .sending(let attempt, let transmission):
             // In flight: a shutdown lets it finish (the grace period ends it); a deadline or a
             // cancel cuts it.
-            guard reason != .shutdown else { return .none }
+            guard reason != .shutdown else { return nil }
             state = .finished
-            return .end(Ending(
+            return Ending(
                 reason: reason, release: takeDeadline() + (transmission.exchange.map { [$0] } ?? []),
                 unwind: Unwind(attempt: attempt, transmission: transmission), wasSending: true
-            ))
+            )
         case .answering(_, let transmission):
             // The answering thread is telling the interceptors; it unwinds the attempt itself. A
             // deadline or shutdown lets the answer through. A stream's body is cut.
-            guard reason == .cancelled else { return .none }
+            guard reason == .cancelled else { return nil }
             state = .finished
-            return .end(Ending(reason: reason, release: takeDeadline() + (transmission?.exchange.map { [$0] } ?? []), unwind: nil, wasSending: false))
+            return Ending(reason: reason, release: takeDeadline() + (transmission?.exchange.map { [$0] } ?? []), unwind: nil, wasSending: false)
         case .waiting(let wait):
             state = .finished
-            return .end(Ending(reason: reason, release: takeDeadline() + [wait.timer, wait.recovery].compactMap { $0 }, unwind: nil, wasSending: false))
+            return Ending(reason: reason, release: takeDeadline() + [wait.timer, wait.recovery].compactMap { $0 }, unwind: nil, wasSending: false)
         case .streaming(let transmission):
             // The head was delivered: a cancel (the reader left) or the grace period's end cuts the
             // body; a deadline does not (the stream's idle time-out bounds it).
-            guard reason != .deadline else { return .none }
+            guard reason != .deadline else { return nil }
             state = .finished
-            return .end(Ending(
+            return Ending(
                 reason: reason, release: takeDeadline() + (transmission.exchange.map { [$0] } ?? []),
                 unwind: nil, wasSending: false, stream: transmission
-            ))
+            )
         }
     }
 
     /// The client began shutting down: a call that has not been sent, or waits to retry, ends; one
     /// in flight goes on (its failure will not be retried).
-    mutating func clientIsShuttingDown() -> Action {
+    mutating func clientIsShuttingDown() -> Ending? {
         switch state {
         case .created, .preparing, .waiting: terminate(.shutdown)
-        case .sending, .answering, .streaming, .finished: .none
+        case .sending, .answering, .streaming, .finished: nil
         }
     }
 
     /// The shutdown's grace period ended: whatever is left ends.
-    mutating func gracePeriodEnded() -> Action {
+    mutating func gracePeriodEnded() -> Ending? {
         switch state {
         case .sending(let attempt, let transmission):
             state = .finished
             endedBy = .shutdown
-            return .end(Ending(
+            return Ending(
                 reason: .shutdown, release: takeDeadline() + (transmission.exchange.map { [$0] } ?? []),
                 unwind: Unwind(attempt: attempt, transmission: transmission), wasSending: true
-            ))
+            )
         case .answering:
-            return .none
+            return nil
         default:
             return terminate(.shutdown)
         }
@@ -499,8 +588,24 @@ struct CallStateMachine {
     }
 
     /// Moves to `finished`, handing what is to be released to `make`.
-    private mutating func finish(_ make: ([Disposable]) -> Action) -> Action {
+    private mutating func finish(_ make: ([Disposable]) -> Conclusion) -> Conclusion {
         state = .finished
         return make(takeDeadline())
+    }
+}
+
+extension Result where Success == HTTPResponse, Failure == HTTPClientError {
+    /// The error a repeat follows: the failure, or for an answer an interceptor wants repeated, the
+    /// answer as an unacceptable status.
+    var failureForRepeat: HTTPClientError {
+        switch self {
+        case .failure(let error):
+            return error
+        case .success(let response):
+            return HTTPClientError(
+                .unacceptableStatusCode, message: "an interceptor asked to send again after status \(response.statusCode)",
+                statusCode: response.statusCode, body: response.body, url: response.url, headers: response.headers
+            )
+        }
     }
 }

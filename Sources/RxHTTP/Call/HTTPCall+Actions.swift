@@ -18,21 +18,20 @@ extension HTTPCall {
             do throws(HTTPClientError) {
                 try HeaderValidation.validate(request.headers, url: request.url)
             } catch {
-                apply { $0.notSent(attempt, error: error) }
+                step { $0.notSent(attempt, error: error) }
                 return
-            }
-        }
-        if let timeLeft {
-            guard timeLeft > 0 else {
-                apply { $0.terminate(.deadline) }
-                return
-            }
-            if timeLeft < plan.timeout {
-                request.timeoutInterval = timeLeft
             }
         }
         let now = client.clock.now
-        guard core.withLock({ $0.machine.sending(attempt, request: request, at: now) }) else { return }
+        switch core.withLock({ $0.machine.sending(attempt, request: request, at: now, deadline: deadline) }) {
+        case .none:
+            return
+        case .ended(let ending):
+            end(ending)
+            return
+        case .send(let bounded):
+            request = bounded
+        }
         emit(.attemptStarted(attempt: attempt.number))
         let number = attempt.number
         let inline = client.transportCallsBackOnCallbackQueue
@@ -49,7 +48,7 @@ extension HTTPCall {
                     // The head answers the attempt (status, interceptors, retries); the body flows on.
                     pump.noteHead(attempt: number)
                     let response = HTTPResponse(head)
-                    apply(inline: inline) { $0.transportAnswered(attempt: number, .success(response)) }
+                    step(inline: inline) { $0.transportAnswered(attempt: number, .success(response)) }
                 case .success(let bodyOrEnd):
                     pump.receive(.success(bodyOrEnd), attempt: number)
                 case .failure(let error):
@@ -57,7 +56,7 @@ extension HTTPCall {
                     if pump.headSeen(attempt: number) {
                         pump.receive(.failure(failure), attempt: number)
                     } else {
-                        apply(inline: inline) { $0.transportAnswered(attempt: number, .failure(failure)) }
+                        step(inline: inline) { $0.transportAnswered(attempt: number, .failure(failure)) }
                     }
                 }
             }
@@ -76,15 +75,15 @@ extension HTTPCall {
                 case .failure(let error):
                     answer = .failure(URLErrorClassification.classify(error, url: url))
                 }
-                apply(inline: inline) { $0.transportAnswered(attempt: number, answer) }
+                step(inline: inline) { $0.transportAnswered(attempt: number, answer) }
             }
         } else {
             exchange = client.transport.send(request, options: client.transportOptions) { [self] result in
                 let answer = result.mapError { URLErrorClassification.classify($0, url: url) }
-                apply(inline: inline) { $0.transportAnswered(attempt: number, answer) }
+                step(inline: inline) { $0.transportAnswered(attempt: number, answer) }
             }
         }
-        apply { $0.exchangeStarted(attempt: number, exchange) }
+        keep { $0.exchangeStarted(attempt: number, exchange) }
     }
 }
 
@@ -113,28 +112,12 @@ extension HTTPCall {
         var index = attempt.passed
         while decision == nil, index > 0 {
             index -= 1
-            switch interceptors[index].didReceive(result, for: self) {
-            case .proceed:
-                break
-            case .replace(let replacement):
-                result = replacement
-            case .retry(let delay):
-                decision = .retry(after: TimeoutBounds.clampedWait(delay), error: result.failureForRepeat)
-            case .replay:
-                decision = .replay(result.failureForRepeat)
-            case .stop(let error):
-                decision = .fail(error)
-            }
+            decision = CallStateMachine.fold(interceptors[index].didReceive(result, for: self), into: &result)
             if index == pluginStep {
                 seen = result
             }
         }
-        let final: CallStateMachine.Decision
-        switch (decision, result) {
-        case (let decided?, _): final = decided
-        case (nil, .success(let response)): final = .deliver(response)
-        case (nil, .failure(let error)): final = .fail(error)
-        }
+        let final = decision ?? CallStateMachine.Decision(result)
         if reachedTransport {
             for observer in observers {
                 observer.attemptDidEnd(seen, for: self)
@@ -148,7 +131,7 @@ extension HTTPCall {
         }
         let isShuttingDown = client.isShuttingDown
         let now = client.clock.now
-        apply(inline: inline) {
+        conclude(inline: inline) {
             $0.answered(
                 attempt: attempt.number, final, isStream: plan.stream != nil, isShuttingDown: isShuttingDown, at: now,
                 shutdownError: { [self] in shutdownError(stopping: $0) }
@@ -191,22 +174,6 @@ extension HTTPCall {
                 return .attemptFailed(attempt: number, code: error.code, phase: error.phase, duration: duration)
             }
         }())
-    }
-}
-
-extension Result where Success == HTTPResponse, Failure == HTTPClientError {
-    /// The error a repeat follows: the failure, or for an answer an interceptor wants repeated, the
-    /// answer as an unacceptable status.
-    var failureForRepeat: HTTPClientError {
-        switch self {
-        case .failure(let error):
-            return error
-        case .success(let response):
-            return HTTPClientError(
-                .unacceptableStatusCode, message: "an interceptor asked to send again after status \(response.statusCode)",
-                statusCode: response.statusCode, body: response.body, url: response.url, headers: response.headers
-            )
-        }
     }
 }
 

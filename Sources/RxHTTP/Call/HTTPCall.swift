@@ -22,7 +22,6 @@ public final class HTTPCall: @unchecked Sendable {
         var requestName: String
         var authorizationType: AuthorizationType?
         var declaresAuthorization: Bool
-        var timeout: TimeInterval
         var bypassesSuspension: Bool
         var policy: RetryPolicy
         var idempotency: Idempotency
@@ -156,10 +155,7 @@ public final class HTTPCall: @unchecked Sendable {
     /// Whether the attempt being answered went to the transport (false for an answer or a refusal
     /// of an interceptor, or a request that failed its checks before sending).
     var attemptReachedTransport: Bool {
-        core.withLock { state in
-            if case .answering(_, .some) = state.machine.state { return true }
-            return false
-        }
+        core.withLock { $0.machine.isAnsweringATransmission }
     }
 
     // MARK: Start
@@ -169,22 +165,22 @@ public final class HTTPCall: @unchecked Sendable {
     func start() {
         if let refusal = plan.refusal {
             emit(.started)
-            client.runOnCallbackContext { [self] in apply(inline: true) { $0.refuse(refusal) } }
+            client.runOnCallbackContext { [self] in conclude(inline: true) { $0.refuse(refusal) } }
             return
         }
         guard client.admit(self) else {
-            apply { $0.terminate(.shutdown) }
+            endEarly { $0.terminate(.shutdown) }
             return
         }
         emit(.started)
         if let deadline = plan.policy.deadline {
             let timer = client.clock.scheduleRelative((), dueTime: .seconds(deadline)) { [weak self] _ in
-                self?.apply { $0.terminate(.deadline) }
+                self?.endEarly { $0.terminate(.deadline) }
                 return Disposables.create()
             }
-            apply { $0.deadlineArmed(timer) }
+            keep { $0.deadlineArmed(timer) }
         }
-        apply { $0.start() }
+        step { $0.start() }
     }
 
     // MARK: Ending from outside
@@ -192,7 +188,7 @@ public final class HTTPCall: @unchecked Sendable {
     /// Cancels the call: whatever it holds is released and it fails with `.cancelled`; nothing once
     /// finished.
     func cancel() {
-        apply { $0.terminate(.cancelled) }
+        endEarly { $0.terminate(.cancelled) }
     }
 
     var isCancelled: Bool {
@@ -203,56 +199,77 @@ public final class HTTPCall: @unchecked Sendable {
     /// `.shutdown`; one in flight finishes without retrying; an endless stream (an event stream)
     /// ends cleanly after what it received.
     func clientIsShuttingDown() {
-        apply { $0.clientIsShuttingDown() }
+        endEarly { $0.clientIsShuttingDown() }
         plan.stream?.clientIsShuttingDown()
     }
 
     /// The shutdown's grace period ended: whatever is left fails with `.shutdown`.
     func gracePeriodEnded() {
-        apply { $0.gracePeriodEnded() }
+        endEarly { $0.gracePeriodEnded() }
     }
 
     /// A delivered stream's body ended, failed, or its reader gave up.
     func streamEnded(failure: HTTPClientError?) {
-        apply { $0.streamEnded(failure: failure) }
+        guard let end = core.withLock({ $0.machine.streamEnded(failure: failure) }) else { return }
+        end.release.forEach { $0.dispose() }
+        streamEnded(end.transmission, failure: end.failure)
     }
 
     // MARK: Events into the machine
+    //
+    // Each moves the machine under the lock, then runs what it says outside it; one per family of
+    // actions the machine returns.
 
-    /// Moves the machine under the lock, then runs what it says outside it.
+    /// An event that moves an attempt along (to an interceptor, the transport, or back out).
     ///
     /// - Parameter inline: The event comes from a transport that calls back on the client's
     ///   callback queue: a delivery may run right here instead of hopping.
-    func apply(inline: Bool = false, _ event: (inout CallStateMachine) -> CallStateMachine.Action) {
+    func step(inline: Bool = false, _ event: (inout CallStateMachine) -> CallStateMachine.Step) {
         run(core.withLock { event(&$0.machine) }, inline: inline)
     }
 
-    private func run(_ action: CallStateMachine.Action, inline: Bool) {
-        switch action {
+    /// An event that concludes an answer (or a refused request): deliver, fail, wait, or replay.
+    func conclude(inline: Bool = false, _ event: (inout CallStateMachine) -> CallStateMachine.Conclusion) {
+        run(core.withLock { event(&$0.machine) }, inline: inline)
+    }
+
+    /// An event that may end the call before its answer (a cancel, the deadline, a shutdown).
+    func endEarly(_ event: (inout CallStateMachine) -> CallStateMachine.Ending?) {
+        if let ending = core.withLock({ event(&$0.machine) }) {
+            end(ending)
+        }
+    }
+
+    /// An event that hands the machine something to keep (a timer, a hold, an exchange); what it
+    /// does not keep, because the moment has passed, is disposed.
+    func keep(_ event: (inout CallStateMachine) -> Disposable?) {
+        core.withLock { event(&$0.machine) }?.dispose()
+    }
+
+    private func run(_ step: CallStateMachine.Step, inline: Bool) {
+        switch step {
         case .none:
             return
-        case .prepare(let attempt, let step, let release):
+        case .prepare(let attempt, let index, let release):
             release.forEach { $0.dispose() }
-            prepare(attempt, step: step)
+            prepare(attempt, step: index)
         case .send(let attempt, let release):
             release.forEach { $0.dispose() }
             send(attempt)
         case .answer(let attempt, let transmission, let result):
             answer(attempt, transmission, result, inline: inline)
-        case .wait(let next, let delay, let error, let release):
-            release.forEach { $0.dispose() }
-            wait(next: next, delay: delay, after: error)
-        case .resume(let trigger, let waited, let delay, let lastError, let next):
-            next.release.forEach { $0.dispose() }
-            emit(.waitEnded(trigger: trigger, waited: waited))
-            if let lastError {
-                plan.policy.onRetry?(RetryNotification(attempt: next.attempt.number, error: lastError, delay: delay, trigger: trigger, waited: waited))
+        case .releaseLate(let steps):
+            let error = cancelledError()
+            for step in steps.reversed() {
+                _ = interceptors[step].didReceive(.failure(error), for: self)
             }
-            if let step = next.step {
-                prepare(next.attempt, step: step)
-            } else {
-                send(next.attempt)
-            }
+        }
+    }
+
+    private func run(_ conclusion: CallStateMachine.Conclusion, inline: Bool) {
+        switch conclusion {
+        case .none:
+            return
         case .deliver(let response, let release):
             release.forEach { $0.dispose() }
             deliver(response, inline: inline)
@@ -261,19 +278,26 @@ public final class HTTPCall: @unchecked Sendable {
         case .fail(let error, let release):
             release.forEach { $0.dispose() }
             fail(error, inline: inline)
-        case .end(let ending):
-            end(ending)
-        case .releaseLate(let steps):
-            let error = cancelledError()
-            for step in steps.reversed() {
-                _ = interceptors[step].didReceive(.failure(error), for: self)
-            }
-        case .streamEnded(let failure, let transmission, let release):
+        case .wait(let next, let delay, let error, let release):
             release.forEach { $0.dispose() }
-            streamEnded(transmission, failure: failure)
-        case .dispose(let disposable):
-            disposable.dispose()
+            wait(next: next, delay: delay, after: error)
+        case .replay(let next):
+            run(next, inline: inline)
         }
+    }
+
+    /// The wait before attempt `next` ended by `trigger`: tell it, then take the next attempt's
+    /// first step.
+    private func waitEnded(next: Int, trigger: RetryTrigger) {
+        let now = client.clock.now
+        guard let resumption = core.withLock({ $0.machine.waitEnded(next: next, trigger: trigger, at: now) }) else { return }
+        emit(.waitEnded(trigger: resumption.trigger, waited: resumption.waited))
+        if let lastError = resumption.lastError {
+            plan.policy.onRetry?(RetryNotification(
+                attempt: next, error: lastError, delay: resumption.delay, trigger: resumption.trigger, waited: resumption.waited
+            ))
+        }
+        run(resumption.next, inline: false)
     }
 
     // MARK: Preparing
@@ -289,7 +313,7 @@ public final class HTTPCall: @unchecked Sendable {
             guard case .proceed = decision else {
                 let passed = first..<step
                 let decided = step
-                apply { machine in
+                self.step { machine in
                     if !passed.isEmpty, case .releaseLate(let steps) = machine.passed(passed, attempt: number) {
                         return .releaseLate(steps: steps)
                     }
@@ -301,15 +325,15 @@ public final class HTTPCall: @unchecked Sendable {
         }
         if step > first {
             let passed = first..<step
-            apply { $0.passed(passed, attempt: number) }
+            self.step { $0.passed(passed, attempt: number) }
             return
         }
         let asked = step
         let hold = interceptors[asked].prepare(attempt.request, for: self) { [self] preparation in
-            apply { $0.prepared(step: asked, attempt: number, CallStateMachine.Preparation(preparation)) }
+            self.step { $0.prepared(step: asked, attempt: number, CallStateMachine.Preparation(preparation)) }
         }
         if let hold {
-            apply { $0.holding(step: asked, attempt: number, hold) }
+            keep { $0.holding(step: asked, attempt: number, hold) }
         }
     }
 
@@ -320,21 +344,21 @@ public final class HTTPCall: @unchecked Sendable {
         emit(.retryScheduled(nextAttempt: next, delay: delay, after: error.code, statusCode: error.statusCode))
         let clock = client.clock
         guard delay > 0 else {
-            apply { $0.waitEnded(next: next, trigger: .immediate, at: clock.now) }
+            waitEnded(next: next, trigger: .immediate)
             return
         }
         let timer = clock.scheduleRelative((), dueTime: .seconds(delay)) { [weak self] _ in
-            self?.apply { $0.waitEnded(next: next, trigger: .timer, at: clock.now) }
+            self?.waitEnded(next: next, trigger: .timer)
             return Disposables.create()
         }
         var recovery: Disposable?
         if plan.policy.retriesWhenReachable, let reachability = client.reachability(for: plan.request.url) {
             // May fire at once, while registering: the machine takes the first ending only.
             recovery = reachability.whenReachableAgain { [weak self] in
-                self?.apply { $0.waitEnded(next: next, trigger: .reachability, at: clock.now) }
+                self?.waitEnded(next: next, trigger: .reachability)
             }
         }
-        apply { $0.waitArmed(next: next, timer: timer, recovery: recovery) }
+        keep { $0.waitArmed(next: next, timer: timer, recovery: recovery) }
     }
 }
 

@@ -72,7 +72,7 @@ extension HTTPClient {
         let plan = HTTPCall.Plan(
             request: HTTPTransportRequest(method: method, url: placeholder, timeoutInterval: configuration.timeout),
             method: method, path: path, requestName: requestName, authorizationType: nil, declaresAuthorization: false,
-            timeout: configuration.timeout, bypassesSuspension: false, policy: .none, idempotency: idempotency,
+            bypassesSuspension: false, policy: .none, idempotency: idempotency,
             requiresAuthentication: false, cachePolicy: .useProtocol, gate: nil, refusal: error
         )
         return start(plan, decode: { _, _ -> Output in throw error }, completion: completion)
@@ -159,7 +159,7 @@ extension HTTPClient {
         return HTTPCall.Plan(
             request: request, method: parts.method, path: parts.path, requestName: parts.requestName,
             authorizationType: parts.authorizationType, declaresAuthorization: parts.declaresAuthorization,
-            timeout: request.timeoutInterval, bypassesSuspension: parts.bypassesSuspension,
+            bypassesSuspension: parts.bypassesSuspension,
             policy: policy, idempotency: parts.idempotency,
             requiresAuthentication: parts.requiresAuthentication && authenticator != nil,
             cachePolicy: parts.cachePolicy,

@@ -125,7 +125,7 @@ extension HTTPClient {
             plan = HTTPCall.Plan(
                 request: request, method: request.method, path: stored.path, requestName: stored.requestName,
                 authorizationType: stored.authorizationType, declaresAuthorization: stored.declaresAuthorization,
-                timeout: stored.timeout, bypassesSuspension: stored.bypassesSuspension,
+                bypassesSuspension: stored.bypassesSuspension,
                 policy: try validated(configuration.retryPolicy), idempotency: .keyed,
                 requiresAuthentication: stored.requiresAuthentication && authenticator != nil,
                 cachePolicy: .reload, gate: hosts.gate(for: url)

@@ -17,7 +17,7 @@ final class CallStateMachineTests: XCTestCase {
     }
 
     private func answered(_ machine: inout CallStateMachine, _ decision: CallStateMachine.Decision, attempt: Int = 1,
-                          stream: Bool = false, shuttingDown: Bool = false) -> CallStateMachine.Action {
+                          stream: Bool = false, shuttingDown: Bool = false) -> CallStateMachine.Conclusion {
         machine.answered(attempt: attempt, decision, isStream: stream, isShuttingDown: shuttingDown, at: now) { error in
             HTTPClientError(.shutdown, underlying: error)
         }
@@ -34,7 +34,10 @@ final class CallStateMachineTests: XCTestCase {
             XCTFail("the attempt was not sent")
             return CallStateMachine.Attempt(number: number, request: request, passed: 0)
         }
-        XCTAssertTrue(machine.sending(attempt, request: request, at: now))
+        guard case .send = machine.sending(attempt, request: request, at: now, deadline: nil) else {
+            XCTFail("not sent")
+            return attempt
+        }
         return attempt
     }
 
@@ -55,7 +58,7 @@ final class CallStateMachineTests: XCTestCase {
 
     func testACancelBeforeTheRefusalIsReportedWins() {
         var machine = machine()
-        guard case .end(let ending) = machine.terminate(.cancelled) else { return XCTFail("not ended") }
+        guard let ending = machine.terminate(.cancelled) else { return XCTFail("not ended") }
         XCTAssertNil(ending.unwind)
         guard case .none = machine.refuse(failure) else { return XCTFail("refused after the cancel") }
         XCTAssertTrue(machine.cancelled)
@@ -66,7 +69,7 @@ final class CallStateMachineTests: XCTestCase {
         _ = machine.start()
         let first = send(&machine)
         _ = machine.transportAnswered(attempt: first.number, .failure(failure))
-        guard case .prepare = answered(&machine, .replay(failure)) else { return XCTFail("not replayed") }
+        guard case .replay(.prepare) = answered(&machine, .replay(failure)) else { return XCTFail("not replayed") }
         XCTAssertEqual(machine.latestAttempt, 2)
         let second = send(&machine, attempt: 2)
         _ = machine.transportAnswered(attempt: second.number, .failure(failure))
@@ -77,6 +80,55 @@ final class CallStateMachineTests: XCTestCase {
         // Waiting: the latest attempt is still the one that failed.
         XCTAssertEqual(machine.latestAttempt, 2)
         XCTAssertEqual(machine.sends + machine.replays, 3)
+    }
+
+    // MARK: The deadline before sending
+
+    func testAnAttemptSentNearTheDeadlineMayTakeOnlyTheTimeLeft() {
+        var machine = machine(interceptors: 0)
+        guard case .send(let attempt, _) = machine.start() else { return XCTFail() }
+        var request = attempt.request
+        request.timeoutInterval = 30
+        guard case .send(let sent) = machine.sending(attempt, request: request, at: now, deadline: now.addingTimeInterval(2.5)) else {
+            return XCTFail("not sent")
+        }
+        XCTAssertEqual(sent.timeoutInterval, 2.5)
+        XCTAssertEqual(machine.sends, 1)
+    }
+
+    func testAnAttemptWhoseDeadlinePassedIsNotSentAndTheCallEnds() {
+        var machine = machine(interceptors: 0)
+        let timer = DisposeRecorder()
+        XCTAssertNil(machine.deadlineArmed(timer))
+        guard case .send(let attempt, _) = machine.start() else { return XCTFail() }
+        guard case .ended(let ending) = machine.sending(attempt, request: attempt.request, at: now, deadline: now) else {
+            return XCTFail("sent past the deadline")
+        }
+        XCTAssertEqual(ending.reason, .deadline)
+        XCTAssertFalse(ending.wasSending)
+        ending.release.forEach { $0.dispose() }
+        XCTAssertEqual(timer.disposals, 1)
+        XCTAssertEqual(machine.sends, 0)
+        XCTAssertTrue(machine.isFinished)
+    }
+
+    // MARK: Folding the verdicts
+
+    func testVerdictsFoldIntoTheAnswerUntilOneDecides() {
+        var result: Result<HTTPResponse, HTTPClientError> = .failure(failure)
+        XCTAssertNil(CallStateMachine.fold(.proceed, into: &result))
+        XCTAssertNil(CallStateMachine.fold(.replace(.success(response)), into: &result))
+        guard case .success(let replaced) = result, replaced.statusCode == 200 else { return XCTFail("not replaced") }
+        // A repeat after an answer follows it as an unacceptable status.
+        guard case .replay(let replayError)? = CallStateMachine.fold(.replay, into: &result) else { return XCTFail() }
+        XCTAssertEqual(replayError.code, .unacceptableStatusCode)
+        XCTAssertEqual(replayError.statusCode, 200)
+        guard case .retry(let delay, _)? = CallStateMachine.fold(.retry(after: -5), into: &result) else { return XCTFail() }
+        XCTAssertEqual(delay, 0, "a negative wait is clamped")
+        guard case .fail(let stopped)? = CallStateMachine.fold(.stop(failure), into: &result) else { return XCTFail() }
+        XCTAssertEqual(stopped.code, .transport)
+        guard case .deliver = CallStateMachine.Decision(result) else { return XCTFail() }
+        guard case .fail = CallStateMachine.Decision(.failure(failure)) else { return XCTFail() }
     }
 
     // MARK: The happy path
@@ -94,7 +146,8 @@ final class CallStateMachineTests: XCTestCase {
         XCTAssertEqual(attempt.passed, 3)
         XCTAssertEqual(attempt.request.value(forHTTPHeaderField: "Authorization"), "Bearer t")
         // sent
-        XCTAssertTrue(machine.sending(attempt, request: signed, at: now))
+        guard case .send(let sent) = machine.sending(attempt, request: signed, at: now, deadline: nil) else { return XCTFail() }
+        XCTAssertEqual(sent.timeoutInterval, signed.timeoutInterval)
         XCTAssertEqual(machine.sends, 1)
         let exchange = DisposeRecorder()
         guard case .none = machine.exchangeStarted(attempt: 1, exchange) else { return XCTFail() }
@@ -155,7 +208,7 @@ final class CallStateMachineTests: XCTestCase {
         _ = machine.start()
         let hold = DisposeRecorder()
         guard case .none = machine.holding(step: 0, attempt: 1, hold) else { return XCTFail() }
-        guard case .end(let ending) = machine.terminate(.cancelled) else { return XCTFail() }
+        guard let ending = machine.terminate(.cancelled) else { return XCTFail() }
         ending.release.forEach { $0.dispose() }
         XCTAssertEqual(hold.disposals, 1)
         XCTAssertNil(ending.unwind, "nobody let the attempt through yet")
@@ -167,7 +220,7 @@ final class CallStateMachineTests: XCTestCase {
         _ = machine.start()
         _ = machine.prepared(step: 0, attempt: 1, .proceed(request))
         let hold = DisposeRecorder()
-        guard case .dispose = machine.holding(step: 0, attempt: 1, hold) else { return XCTFail("a stale hold is kept") }
+        guard machine.holding(step: 0, attempt: 1, hold) != nil else { return XCTFail("a stale hold is kept") }
     }
 
     func testCancellingMidPreparationUnwindsTheInterceptorsThatLetItThrough() {
@@ -175,7 +228,7 @@ final class CallStateMachineTests: XCTestCase {
         _ = machine.start()
         _ = machine.prepared(step: 0, attempt: 1, .proceed(request))
         _ = machine.prepared(step: 1, attempt: 1, .proceed(request))
-        guard case .end(let ending) = machine.terminate(.cancelled) else { return XCTFail() }
+        guard let ending = machine.terminate(.cancelled) else { return XCTFail() }
         XCTAssertEqual(ending.unwind?.attempt.passed, 2)
         XCTAssertNil(ending.unwind?.transmission)
     }
@@ -221,11 +274,11 @@ final class CallStateMachineTests: XCTestCase {
         _ = machine.start()
         let attempt = send(&machine)
         _ = attempt
-        guard case .end(let ending) = machine.terminate(.cancelled) else { return XCTFail() }
+        guard let ending = machine.terminate(.cancelled) else { return XCTFail() }
         XCTAssertTrue(ending.wasSending)
         XCTAssertNotNil(ending.unwind?.transmission, "willSend's plugins are owed a didReceive")
         let exchange = DisposeRecorder()
-        guard case .dispose(let late) = machine.exchangeStarted(attempt: 1, exchange) else { return XCTFail() }
+        guard let late = machine.exchangeStarted(attempt: 1, exchange) else { return XCTFail() }
         late.dispose()
         XCTAssertEqual(exchange.disposals, 1)
     }
@@ -238,8 +291,10 @@ final class CallStateMachineTests: XCTestCase {
         let exchange = DisposeRecorder()
         guard case .none = machine.exchangeStarted(attempt: 1, exchange) else { return XCTFail("the stream would lose its body") }
         guard case .open = answered(&machine, .deliver(response), stream: true) else { return XCTFail() }
-        guard case .streaming(let transmission) = machine.state else { return XCTFail() }
-        XCTAssertNotNil(transmission.exchange)
+        // The stream's exchange is the one the reader's cancel releases.
+        guard let ending = machine.terminate(.cancelled), ending.stream?.exchange != nil else { return XCTFail() }
+        ending.release.forEach { $0.dispose() }
+        XCTAssertEqual(exchange.disposals, 1)
     }
 
     func testAShutdownLetsAnAttemptInFlightFinishButNotRetry() {
@@ -258,7 +313,7 @@ final class CallStateMachineTests: XCTestCase {
         _ = send(&machine)
         let exchange = DisposeRecorder()
         _ = machine.exchangeStarted(attempt: 1, exchange)
-        guard case .end(let ending) = machine.gracePeriodEnded() else { return XCTFail() }
+        guard let ending = machine.gracePeriodEnded() else { return XCTFail() }
         XCTAssertEqual(ending.reason, .shutdown)
         XCTAssertTrue(ending.wasSending)
         ending.release.forEach { $0.dispose() }
@@ -269,7 +324,7 @@ final class CallStateMachineTests: XCTestCase {
         var machine = machine()
         _ = machine.start()
         _ = send(&machine)
-        guard case .end(let ending) = machine.terminate(.deadline) else { return XCTFail() }
+        guard let ending = machine.terminate(.deadline) else { return XCTFail() }
         XCTAssertEqual(ending.reason, .deadline)
         guard case .none = machine.transportAnswered(attempt: 1, .success(response)) else { return XCTFail("answered after the end") }
     }
@@ -288,7 +343,7 @@ final class CallStateMachineTests: XCTestCase {
         _ = machine.start()
         _ = send(&machine)
         _ = machine.transportAnswered(attempt: 1, .success(response))
-        guard case .end(let ending) = machine.terminate(.cancelled) else { return XCTFail() }
+        guard let ending = machine.terminate(.cancelled) else { return XCTFail() }
         XCTAssertNil(ending.unwind, "the answering thread tells the interceptors itself")
         guard case .none = answered(&machine, .deliver(response)) else { return XCTFail() }
     }
@@ -315,14 +370,16 @@ final class CallStateMachineTests: XCTestCase {
         XCTAssertEqual(delay, 2)
         let timer = DisposeRecorder(), recovery = DisposeRecorder()
         guard case .none = machine.waitArmed(next: 2, timer: timer, recovery: recovery) else { return XCTFail() }
-        guard case .resume(.timer, let waited, 2, let lastError?, let then) = machine.waitEnded(next: 2, trigger: .timer, at: now.addingTimeInterval(2)) else {
+        guard let resumption = machine.waitEnded(next: 2, trigger: .timer, at: now.addingTimeInterval(2)),
+              case .prepare(let attempt, 0, let release) = resumption.next else {
             return XCTFail()
         }
-        XCTAssertEqual(waited, 2)
-        XCTAssertEqual(lastError.code, .transport)
-        XCTAssertEqual(then.attempt.number, 2)
-        XCTAssertEqual(then.step, 0)
-        then.release.forEach { $0.dispose() }
+        XCTAssertEqual(resumption.trigger, .timer)
+        XCTAssertEqual(resumption.delay, 2)
+        XCTAssertEqual(resumption.waited, 2)
+        XCTAssertEqual(resumption.lastError?.code, .transport)
+        XCTAssertEqual(attempt.number, 2)
+        release.forEach { $0.dispose() }
         XCTAssertEqual(recovery.disposals, 1, "the other way to end the wait is given up")
         // the host coming back a moment later finds nothing to do
         guard case .none = machine.waitEnded(next: 2, trigger: .reachability, at: now) else { return XCTFail("two new attempts") }
@@ -338,7 +395,7 @@ final class CallStateMachineTests: XCTestCase {
         _ = answered(&machine, .retry(after: 0.5, error: failure))
         _ = machine.waitEnded(next: 2, trigger: .reachability, at: now)
         let timer = DisposeRecorder()
-        guard case .dispose(let late) = machine.waitArmed(next: 2, timer: timer, recovery: nil) else { return XCTFail() }
+        guard let late = machine.waitArmed(next: 2, timer: timer, recovery: nil) else { return XCTFail() }
         late.dispose()
         XCTAssertEqual(timer.disposals, 1)
     }
@@ -353,7 +410,7 @@ final class CallStateMachineTests: XCTestCase {
             let timer = DisposeRecorder()
             _ = machine.waitArmed(next: 2, timer: timer, recovery: nil)
             let action = reason == .shutdown ? machine.clientIsShuttingDown() : machine.terminate(reason)
-            guard case .end(let ending) = action else { return XCTFail("\(reason)") }
+            guard let ending = action else { return XCTFail("\(reason)") }
             XCTAssertEqual(ending.reason, reason)
             ending.release.forEach { $0.dispose() }
             XCTAssertEqual(timer.disposals, 1, "\(reason)")
@@ -367,7 +424,7 @@ final class CallStateMachineTests: XCTestCase {
         _ = send(&machine)
         let unauthorized = HTTPClientError(.unacceptableStatusCode, statusCode: 401)
         _ = machine.transportAnswered(attempt: 1, .failure(unauthorized))
-        guard case .prepare(let next, 0, _) = answered(&machine, .replay(unauthorized)) else { return XCTFail() }
+        guard case .replay(.prepare(let next, 0, _)) = answered(&machine, .replay(unauthorized)) else { return XCTFail() }
         XCTAssertEqual(next.number, 2)
         XCTAssertEqual(machine.replays, 1)
         XCTAssertEqual(machine.lastStatus, 401)
@@ -376,7 +433,7 @@ final class CallStateMachineTests: XCTestCase {
     /// Attempt 1 of a stream sent, its exchange returned, answered with a failure, then decided.
     private func answeredWithExchange(
         _ decision: CallStateMachine.Decision, shuttingDown: Bool = false
-    ) -> (CallStateMachine.Action, DisposeRecorder) {
+    ) -> (CallStateMachine.Conclusion, DisposeRecorder) {
         var machine = machine()
         _ = machine.start()
         _ = send(&machine)
@@ -398,7 +455,7 @@ final class CallStateMachineTests: XCTestCase {
         XCTAssertEqual(failedExchange.disposals, 1)
 
         let (replayed, replayedExchange) = answeredWithExchange(.replay(failure))
-        guard case .prepare(let next, 0, let replayRelease) = replayed else { return XCTFail("\(replayed)") }
+        guard case .replay(.prepare(let next, 0, let replayRelease)) = replayed else { return XCTFail("\(replayed)") }
         XCTAssertEqual(next.number, 2)
         replayRelease.forEach { $0.dispose() }
         XCTAssertEqual(replayedExchange.disposals, 1)
@@ -426,7 +483,8 @@ final class CallStateMachineTests: XCTestCase {
         _ = machine.transportAnswered(attempt: 1, .success(response))
         guard case .open = answered(&machine, .deliver(response), stream: true) else { return XCTFail() }
         guard case .none = machine.terminate(.deadline) else { return XCTFail("the deadline does not bound a delivered body") }
-        guard case .streamEnded(nil, _, let release) = machine.streamEnded(failure: nil) else { return XCTFail() }
+        guard let end = machine.streamEnded(failure: nil), end.failure == nil else { return XCTFail() }
+        let release = end.release
         release.forEach { $0.dispose() }
         XCTAssertTrue(machine.isFinished)
 
@@ -436,14 +494,14 @@ final class CallStateMachineTests: XCTestCase {
         _ = cut.exchangeStarted(attempt: 1, exchange)
         _ = cut.transportAnswered(attempt: 1, .success(response))
         _ = answered(&cut, .deliver(response), stream: true)
-        guard case .end(let ending) = cut.terminate(.cancelled) else { return XCTFail() }
+        guard let ending = cut.terminate(.cancelled) else { return XCTFail() }
         XCTAssertNotNil(ending.stream)
     }
 
     func testEndingTwiceEndsOnce() {
         var machine = machine()
         _ = machine.start()
-        guard case .end = machine.terminate(.cancelled) else { return XCTFail() }
+        guard machine.terminate(.cancelled) != nil else { return XCTFail() }
         guard case .none = machine.terminate(.deadline) else { return XCTFail() }
         guard case .none = machine.gracePeriodEnded() else { return XCTFail() }
         guard case .none = machine.start() else { return XCTFail() }

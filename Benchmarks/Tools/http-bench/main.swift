@@ -185,6 +185,27 @@ func rawStarter(url: URL) -> RequestStarter {
     }
 }
 
+/// Raw URLSession sending the request the client sends (its three default headers) and reading the
+/// answer's headers (`allHeaderFields`, which the client turns into its header list): the same
+/// exchange, without the client.
+func rawSameRequestStarter(url: URL) -> RequestStarter {
+    let session = URLSession(configuration: daemonSessionConfiguration())
+    let decoder = JSONDecoder()
+    var request = URLRequest(url: url)
+    for (name, value) in RxHTTP.HTTPClient.Configuration.standardHeaders.sorted(by: { $0.key < $1.key }) {
+        request.setValue(value, forHTTPHeaderField: name)
+    }
+    let prepared = request
+    return { done in
+        session.dataTask(with: prepared) { data, response, error in
+            guard error == nil, let data, let http = response as? HTTPURLResponse, http.statusCode == 200,
+                  !http.allHeaderFields.isEmpty, (try? decoder.decode(Person.self, from: data)) != nil
+            else { return done(false) }
+            done(true)
+        }.resume()
+    }
+}
+
 /// Raw URLSession through a delegate that collects each task's body and decodes it when the task
 /// completes: what any client pays that must see the head before the body (to refuse an oversized
 /// body, to check its framing, to stream) instead of taking URLSession's buffered completion handler.
@@ -241,6 +262,28 @@ func asyncHTTPClientStarter(url: URL) -> RequestStarter {
     return { done in
         client.get(url: target, deadline: .now() + .seconds(15)).whenComplete { result in
             guard case .success(let response) = result, response.status == .ok, let body = response.body,
+                  (try? decoder.decode(Person.self, from: Data(body.readableBytesView))) != nil
+            else { return done(false) }
+            done(true)
+        }
+    }
+}
+
+/// Raw AsyncHTTPClient sending the request the client sends (its three default headers) and reading
+/// an answer's header, as the client reads several: the same exchange on the wire, without the client.
+func asyncHTTPClientSameRequestStarter(url: URL) -> RequestStarter {
+    let client = AsyncHTTPClient.HTTPClient(eventLoopGroup: AsyncHTTPClient.HTTPClient.defaultEventLoopGroup, configuration: asyncHTTPClientConfiguration)
+    let decoder = JSONDecoder()
+    let target = url.absoluteString
+    let fields = RxHTTP.HTTPClient.Configuration.standardHeaders.sorted { $0.key < $1.key }
+    return { done in
+        guard var request = try? AsyncHTTPClient.HTTPClient.Request(url: target, method: .GET) else { return done(false) }
+        for (name, value) in fields {
+            request.headers.add(name: name, value: value)
+        }
+        client.execute(request: request, deadline: .now() + .seconds(15)).whenComplete { result in
+            guard case .success(let response) = result, response.status == .ok, let body = response.body,
+                  response.headers.first(name: "Content-Type") != nil,
                   (try? decoder.decode(Person.self, from: Data(body.readableBytesView))) != nil
             else { return done(false) }
             done(true)
@@ -370,10 +413,12 @@ let rounds = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 3 //
 let starters: [(String, RequestStarter)] = [
     ("URLSession", rawStarter(url: url)),
     ("URLSession+delegate", rawDelegateStarter(url: url)),
+    ("URLSession+same", rawSameRequestStarter(url: url)),
     ("RxHTTP", rxStarter(baseURL: baseURL)),
     ("AsyncHTTPClient", asyncHTTPClientStarter(url: url)),
     ("RxHTTP+AHC", rxStarter(baseURL: baseURL, transport: AsyncHTTPClientTransport(configuration: asyncHTTPClientConfiguration))),
     ("AHC+hop", asyncHTTPClientHopStarter(url: url)),
+    ("AHC+same", asyncHTTPClientSameRequestStarter(url: url)),
     ("Transport+hop", transportHopStarter(url: url)),
 ]
 let scenarios: [(name: String, count: Int, inFlight: Int)] = [
@@ -454,7 +499,7 @@ if CommandLine.arguments.dropFirst().first == "only" {
     guard arguments.count == 3, let starter = starters.first(where: { $0.0 == arguments[0] })?.1,
           let count = Int(arguments[1]), let inFlight = Int(arguments[2])
     else {
-        print("usage: http-bench only <URLSession|URLSession+delegate|RxHTTP|AsyncHTTPClient|RxHTTP+AHC|AHC+hop|Transport+hop> <count> <in flight>")
+        print("usage: http-bench only <URLSession|URLSession+delegate|URLSession+same|RxHTTP|AsyncHTTPClient|RxHTTP+AHC|AHC+hop|AHC+same|Transport+hop> <count> <in flight>")
         exit(1)
     }
     let result = measure(count: count, inFlight: inFlight, start: starter)
@@ -485,7 +530,7 @@ for round in 1...rounds {
     }
 }
 // Ratios: each RxHTTP column against the raw client under it (same transport), in the same run.
-let rawOf = ["RxHTTP": "URLSession", "URLSession+delegate": "URLSession", "RxHTTP+AHC": "AsyncHTTPClient", "AsyncHTTPClient": "URLSession", "AHC+hop": "AsyncHTTPClient", "Transport+hop": "AsyncHTTPClient"]
+let rawOf = ["RxHTTP": "URLSession", "URLSession+delegate": "URLSession", "URLSession+same": "URLSession", "AHC+same": "AsyncHTTPClient", "RxHTTP+AHC": "AsyncHTTPClient", "AsyncHTTPClient": "URLSession", "AHC+hop": "AsyncHTTPClient", "Transport+hop": "AsyncHTTPClient"]
 print("\nMedians over \(rounds) rounds; ratios against the raw client under each (RxHTTP and URLSession+delegate / URLSession, RxHTTP+AHC / AsyncHTTPClient, AsyncHTTPClient / URLSession, AHC+hop and Transport+hop / AsyncHTTPClient):")
 print("| scenario | client | req/s | p50 µs | p99 µs | CPU µs/req | req/s ratio | CPU ratio |")
 print("|---|---|--:|--:|--:|--:|--:|--:|")

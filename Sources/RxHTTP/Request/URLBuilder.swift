@@ -133,8 +133,7 @@ enum URLBuilder {
     /// URL and 404, or, taken as it is, carry the client's credentials to another server (a
     /// request to another server sets `Request.baseURL`).
     static func absolutePath(_ path: String, base: Base) throws(HTTPClientError) -> (String, String?)? {
-        let lower = path.prefix(8).lowercased()
-        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return nil }
+        guard startsWithHTTPScheme(path) else { return nil }
         let shown = HeaderValidation.escaped(Redaction.standard.urlString(path))
         guard let components = URLComponents(string: path), let host = components.host?.lowercased(),
               let scheme = components.scheme?.lowercased(), let baseComponents = URLComponents(string: base.origin) else {
@@ -184,6 +183,18 @@ enum URLBuilder {
     }
 
     /// Splits at the first `?`: the path and its query, if any.
+    /// Whether `path` starts with `http://` or `https://`, in any case: compared byte by byte, since
+    /// nearly every path starts with "/" and is answered by its first byte.
+    static func startsWithHTTPScheme(_ path: String) -> Bool {
+        var bytes = path.utf8.makeIterator()
+        for expected in "http".utf8 {
+            guard let byte = bytes.next(), byte | 0x20 == expected else { return false }
+        }
+        var next = bytes.next()
+        if next.map({ $0 | 0x20 }) == UInt8(ascii: "s") { next = bytes.next() }
+        return next == UInt8(ascii: ":") && bytes.next() == UInt8(ascii: "/") && bytes.next() == UInt8(ascii: "/")
+    }
+
     private static func split(_ path: String) -> (String, String?) {
         let bytes = path.utf8
         guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return (path, nil) }

@@ -3,8 +3,10 @@ import Foundation
 
 extension HTTPClient: ReactiveCompatible {}
 
-// Each `Single` below returns the request's handle as its disposable: disposing it cancels the call
-// (a no-op once the call finished), without a closure and a disposable allocated around it.
+// Each `Single` below hands the call its subscription's completion as it is (`fromCompletion`: the
+// typed result goes straight to the subscriber, with no closure, `AnyObserver` or `Event` around it)
+// and returns the request's handle as its disposable: disposing it cancels the call (a no-op once the
+// call finished).
 extension Reactive where Base: HTTPClient {
     /// A `Single` that sends a request by path and decodes the response into `T`; see
     /// `HTTPClient.requestObject(path:method:parameters:encoding:headers:completion:)`.
@@ -32,14 +34,11 @@ extension Reactive where Base: HTTPClient {
         idempotency: Idempotency = .byMethod
     ) -> Single<T> {
         let client = base
-        return Single.createCapturingNonSendable { single in
-            let handle = client.requestObject(
+        return Single.fromCompletion { (completion: @escaping (Result<T, HTTPClientError>) -> Void) in
+            client.requestObject(
                 path: path, method: method, parameters: parameters, encoding: encoding, headers: headers,
-                idempotency: idempotency
-            ) { (result: Result<T, HTTPClientError>) in
-                single(result.mapError { $0 })
-            }
-            return handle
+                idempotency: idempotency, completion: completion
+            )
         }
     }
 
@@ -77,11 +76,8 @@ extension Reactive where Base: HTTPClient {
     ///   queue.
     public func request<R: Request>(_ request: R) -> Single<R.Response> {
         let client = base
-        return Single.createCapturingNonSendable { single in
-            let handle = client.request(request) { result in
-                single(result.mapError { $0 })
-            }
-            return handle
+        return Single.fromCompletion { (completion: @escaping (Result<R.Response, HTTPClientError>) -> Void) in
+            client.request(request, completion: completion)
         }
     }
 
@@ -92,11 +88,8 @@ extension Reactive where Base: HTTPClient {
     ///   queue.
     public func response<R: Request>(_ request: R) -> Single<DecodedResponse<R.Response>> {
         let client = base
-        return Single.createCapturingNonSendable { single in
-            let handle = client.response(request) { result in
-                single(result.mapError { $0 })
-            }
-            return handle
+        return Single.fromCompletion { (completion: @escaping (Result<DecodedResponse<R.Response>, HTTPClientError>) -> Void) in
+            client.response(request, completion: completion)
         }
     }
 }

@@ -135,6 +135,15 @@ final class URLBuilderTests: XCTestCase {
     /// A full URL given as a path: of the base's origin it is taken as it is (a `next` link);
     /// of another origin it is refused, never appended (a 404) nor followed with the client's
     /// credentials.
+    func testAFullURLIsRecognisedByItsSchemeInAnyCase() {
+        for full in ["http://h.test/x", "https://h.test", "HTTPS://h.test", "HtTp://h"] {
+            XCTAssertTrue(URLBuilder.startsWithHTTPScheme(full), full)
+        }
+        for path in ["/http://h", "", "h", "http", "http:/x", "https:", "httpx://h", "ftp://h", "http//h", "https:/", "httq://h", "\u{0148}ttp://h"] {
+            XCTAssertFalse(URLBuilder.startsWithHTTPScheme(path), path)
+        }
+    }
+
     func testAFullURLAsAPathIsTakenForTheSameOriginAndRefusedForAnother() throws {
         XCTAssertEqual(try url("https://h.test/v1", "https://h.test/v1/users?page=2", [("per", "10")]), "https://h.test/v1/users?page=2&per=10")
         XCTAssertEqual(try url("https://h.test/v1", "HTTPS://H.TEST:443/other"), "https://h.test/other")

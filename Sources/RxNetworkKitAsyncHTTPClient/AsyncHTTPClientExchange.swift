@@ -89,9 +89,8 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
 
     // MARK: Hops
 
-    /// Sends the first hop.
-    func start() {
-        let request = state.withLockedValue { $0.request }
+    /// Sends the first hop: `request`, the one the exchange was made with.
+    func start(_ request: HTTPTransportRequest) {
         send(request)
     }
 
@@ -173,9 +172,10 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
             state.withLockedValue { $0.upload }?.complete(.success(()))
         }
         let headers = RequestConversion.headers(head.headers)
-        let (request, hops) = state.withLockedValue { ($0.request, $0.hops) }
-        let url = request.url
+        // The hop's URL and method, without copying its whole request (a redirect reads it all).
+        let (url, method) = state.withLockedValue { ($0.request.url, $0.request.method) }
         if (300..<400).contains(statusCode) {
+            let (request, hops) = state.withLockedValue { ($0.request, $0.hops) }
             let decision = options.redirectPolicy.followUp(
                 to: request, statusCode: statusCode, location: head.headers.first(name: "Location"),
                 current: url, hopsSoFar: hops, credentialHeaderNames: options.credentialHeaderNames
@@ -193,7 +193,7 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Disposable {
         }
         let framing: ResponseFraming
         do throws(RxHTTP.HTTPClientError) {
-            framing = try ResponseFraming.validate(headers: headers, statusCode: statusCode, method: request.httpMethod, url: url)
+            framing = try ResponseFraming.validate(headers: headers, statusCode: statusCode, method: method.rawValue, url: url)
         } catch {
             finish(.failure(error), cancelling: task)
             return task.eventLoop.makeSucceededVoidFuture()

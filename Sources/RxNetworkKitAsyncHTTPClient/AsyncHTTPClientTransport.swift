@@ -280,7 +280,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport, URLRequestForwarding
         let exchange = AsyncHTTPClientExchange(
             client: client, request: request, options: options, offersCompression: decodesBodies, delivery: delivery
         )
-        exchange.start()
+        exchange.start(request)
         return exchange
     }
 }

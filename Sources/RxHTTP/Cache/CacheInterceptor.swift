@@ -43,14 +43,14 @@ final class CacheInterceptor: ImmediateInterceptor, Sendable {
         self.cache = cache
     }
 
-    func prepareAtOnce(_ request: HTTPTransportRequest, for call: HTTPCall) -> HTTPInterceptorPreparation? {
-        guard call.plan.stream == nil else { return .proceed(request) }
+    func prepareAtOnce(_ request: HTTPTransportRequest, for call: HTTPCall) -> ImmediateDecision? {
+        guard call.plan.stream == nil else { return .pass }
         let url = request.url
         let method = call.method
-        guard method == .get else { return .proceed(request) }
+        guard method == .get else { return .pass }
         let headers = request.headers
         let read = RequestCacheHeaders(headers)
-        if read.hasOwnConditions { return .proceed(request) }
+        if read.hasOwnConditions { return .pass }
         let key = Self.key(url)
         let control = read.control
         var policy = call.plan.cachePolicy
@@ -61,12 +61,12 @@ final class CacheInterceptor: ImmediateInterceptor, Sendable {
         switch policy {
         case .onlyIfCached:
             guard let stored else {
-                return .fail(HTTPClientError(.notCached, message: "nothing stored for this request, which may not use the network", url: url, phase: .notSent))
+                return .decide(.fail(HTTPClientError(.notCached, message: "nothing stored for this request, which may not use the network", url: url, phase: .notSent)))
             }
-            return .answer(stored.response(CacheFreshness(stored, now: now).isFresh ? .hit : .stale))
+            return .decide(.answer(stored.response(CacheFreshness(stored, now: now).isFresh ? .hit : .stale)))
         case .returnCacheElseLoad:
             if let stored {
-                return .answer(stored.response(CacheFreshness(stored, now: now).isFresh ? .hit : .stale))
+                return .decide(.answer(stored.response(CacheFreshness(stored, now: now).isFresh ? .hit : .stale)))
             }
         case .reload:
             break
@@ -74,11 +74,11 @@ final class CacheInterceptor: ImmediateInterceptor, Sendable {
             if let stored, !control.noStore {
                 let freshness = CacheFreshness(stored, now: now)
                 if freshness.isUsable(for: control) {
-                    return .answer(stored.response(freshness.isFresh ? .hit : .stale))
+                    return .decide(.answer(stored.response(freshness.isFresh ? .hit : .stale)))
                 }
                 if freshness.allowsStaleWhileRevalidate, !control.noCache {
                     revalidateBehind(call, request: request, stored: stored, key: key)
-                    return .answer(stored.response(.stale))
+                    return .decide(.answer(stored.response(.stale)))
                 }
                 pending = Pending(key: key, stored: stored, request: control, requestHeaders: headers, sentAt: now, mayStore: true)
                 call.setValue(pending, for: Self.pendingKey)
@@ -88,7 +88,7 @@ final class CacheInterceptor: ImmediateInterceptor, Sendable {
             }
         }
         call.setValue(pending, for: Self.pendingKey)
-        return .proceed(request)
+        return .pass
     }
 
     func prepare(
@@ -99,7 +99,7 @@ final class CacheInterceptor: ImmediateInterceptor, Sendable {
         if let conditional = call.takeValue(for: Self.conditionalKey) {
             completion(.proceed(conditional))
         } else if let decision = prepareAtOnce(request, for: call) {
-            completion(decision)
+            completion(decision.preparation(passing: request))
         } else {
             completion(.proceed(call.takeValue(for: Self.conditionalKey) ?? request))
         }

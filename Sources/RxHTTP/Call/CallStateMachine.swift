@@ -17,21 +17,48 @@ import RxCore
 ///                                                 that let the attempt through is told)
 /// ```
 struct CallStateMachine {
+    /// A request the machine's values share instead of copying it: an attempt, its transmission, the
+    /// states and actions that carry them hold one reference (a copy of the request retains each of
+    /// its fields, and an attempt is copied at every transition). A changed request is a new one.
+    final class SharedRequest: Sendable {
+        let value: HTTPTransportRequest
+
+        init(_ value: HTTPTransportRequest) {
+            self.value = value
+        }
+    }
+
     /// One attempt: its number (1 for the first send; retries and replays count up) and the request
     /// as the interceptors left it so far.
     struct Attempt {
         let number: Int
-        var request: HTTPTransportRequest
+        private(set) var shared: SharedRequest
         /// How many interceptors let it through (they are owed a `didReceive`).
         var passed: Int
         /// Whether an interceptor may have changed the request's headers (then they are checked
         /// again before sending; the client checked its own when it built the request).
         var headersChanged = false
+
+        init(number: Int, shared: SharedRequest, passed: Int) {
+            self.number = number
+            self.shared = shared
+            self.passed = passed
+        }
+
+        init(number: Int, request: HTTPTransportRequest, passed: Int) {
+            self.init(number: number, shared: SharedRequest(request), passed: passed)
+        }
+
+        var request: HTTPTransportRequest {
+            get { shared.value }
+            set { shared = SharedRequest(newValue) }
+        }
     }
 
     /// What went to the transport for an attempt.
     struct Transmission {
-        let request: HTTPTransportRequest
+        let shared: SharedRequest
+        var request: HTTPTransportRequest { shared.value }
         let attempt: Int
         let sentAt: Date
         /// The exchange, once the transport returned it (nil while `send` runs).
@@ -98,7 +125,7 @@ struct CallStateMachine {
         /// The deadline passed before the attempt could be sent: the call ends.
         case ended(Ending)
         /// Send this request: the attempt's, its time-out no longer than the time left.
-        case send(HTTPTransportRequest)
+        case send(SharedRequest)
     }
 
     /// What an interceptor decided before an attempt.
@@ -177,7 +204,7 @@ struct CallStateMachine {
 
     let interceptorCount: Int
     /// The request as the call built it: every attempt starts from it.
-    let request: HTTPTransportRequest
+    let request: SharedRequest
     private var state = State.created
     /// How many times the request went to the transport.
     private(set) var sends = 0
@@ -199,7 +226,7 @@ struct CallStateMachine {
     var cancelled: Bool { endedBy == .cancelled }
 
     init(request: HTTPTransportRequest, interceptorCount: Int) {
-        self.request = request
+        self.request = SharedRequest(request)
         self.interceptorCount = interceptorCount
     }
 
@@ -259,7 +286,7 @@ struct CallStateMachine {
     /// Starts attempt `number` at the first interceptor (releasing what the previous one left).
     private mutating func prepareFirst(number: Int, release: [Disposable]) -> Step {
         assert(number > latestAttempt, "attempts count up")
-        let attempt = Attempt(number: number, request: request, passed: 0)
+        let attempt = Attempt(number: number, shared: request, passed: 0)
         latestAttempt = number
         state = .preparing(attempt, step: 0, hold: nil)
         guard interceptorCount > 0 else {
@@ -334,24 +361,28 @@ struct CallStateMachine {
 
     // MARK: Sending
 
-    /// The send action is about to hand `request` to the transport: within the call's `deadline`,
-    /// the exchange may take no longer than the time left; past it, the call ends.
-    mutating func sending(_ attempt: Attempt, request: HTTPTransportRequest, at now: Date, deadline: Date?) -> Sending {
+    /// The send action is about to hand the attempt's request to the transport: within the call's
+    /// `deadline`, the exchange may take no longer than the time left; past it, the call ends.
+    mutating func sending(_ attempt: Attempt, at now: Date, deadline: Date?) -> Sending {
         guard case .preparing(let current, let step, nil) = state, step == interceptorCount, current.number == attempt.number else {
             assert(isFinished, "only the attempt past the last interceptor is sent")
             return .none
         }
-        var request = request
+        var shared = current.shared
         if let deadline {
             let timeLeft = deadline.timeIntervalSince(now)
             guard timeLeft > 0 else {
                 return terminate(.deadline).map(Sending.ended) ?? .none
             }
-            request.timeoutInterval = min(request.timeoutInterval, timeLeft)
+            if timeLeft < shared.value.timeoutInterval {
+                var bounded = shared.value
+                bounded.timeoutInterval = timeLeft
+                shared = SharedRequest(bounded)
+            }
         }
         sends += 1
-        state = .sending(current, Transmission(request: request, attempt: attempt.number, sentAt: now, exchange: nil))
-        return .send(request)
+        state = .sending(current, Transmission(shared: shared, attempt: attempt.number, sentAt: now, exchange: nil))
+        return .send(shared)
     }
 
     /// The send action could not send (a header failed validation): the attempt is answered with

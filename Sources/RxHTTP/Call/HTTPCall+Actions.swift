@@ -11,38 +11,39 @@ extension HTTPCall {
     /// Sends `attempt`: header validation, the deadline's share, the transport. A request that fails
     /// its checks is answered with the failure without sending.
     func send(_ attempt: CallStateMachine.Attempt) {
-        var request = attempt.request
         if attempt.headersChanged {
             // The client checked its own headers when it built the request: only what interceptors
             // (plugins among them) may have added needs checking again.
+            let prepared = attempt.shared.value
             do throws(HTTPClientError) {
-                try HeaderValidation.validate(request.headers, url: request.url)
+                try HeaderValidation.validate(prepared.headers, url: prepared.url)
             } catch {
                 step { $0.notSent(attempt, error: error) }
                 return
             }
         }
         let now = client.clock.now
-        switch core.withLock({ $0.machine.sending(attempt, request: request, at: now, deadline: deadline) }) {
+        let sent: CallStateMachine.SharedRequest
+        switch core.withLock({ $0.machine.sending(attempt, at: now, deadline: deadline) }) {
         case .none:
             return
         case .ended(let ending):
             end(ending)
             return
         case .send(let bounded):
-            request = bounded
+            sent = bounded
         }
         emit(.attemptStarted(attempt: attempt.number))
         let number = attempt.number
         let inline = client.transportCallsBackOnCallbackQueue
-        let url = request.url
+        let url = sent.value.url
         let exchange: Disposable
         if let pump = plan.stream {
             pump.begin(attempt: number) { [weak self] failure in self?.streamEnded(failure: failure) }
             var options = client.transportOptions
             options.maxStreamBacklogBytes = pump.maxBufferedBytes
             options.streamDemand = pump
-            exchange = client.transport.stream(request, options: options) { [self] part in
+            exchange = client.transport.stream(sent.value, options: options) { [self] part in
                 switch part {
                 case .success(.head(let head)):
                     // The head answers the attempt (status, interceptors, retries); the body flows on.
@@ -61,7 +62,7 @@ extension HTTPCall {
                 }
             }
         } else if let slot = plan.upgrade {
-            exchange = client.transport.upgrade(request, options: client.transportOptions) { [self] result in
+            exchange = client.transport.upgrade(sent.value, options: client.transportOptions) { [self] result in
                 let answer: Result<HTTPResponse, HTTPClientError>
                 switch result {
                 case .success(.switched(let head, let connection)):
@@ -78,7 +79,7 @@ extension HTTPCall {
                 step(inline: inline) { $0.transportAnswered(attempt: number, answer) }
             }
         } else {
-            exchange = client.transport.send(request, options: client.transportOptions) { [self] result in
+            exchange = client.transport.send(sent.value, options: client.transportOptions) { [self] result in
                 let answer = result.mapError { URLErrorClassification.classify($0, url: url) }
                 step(inline: inline) { $0.transportAnswered(attempt: number, answer) }
             }
@@ -101,7 +102,7 @@ extension HTTPCall {
         if let transmission {
             reachedTransport = true
             emitAnswer(transportResult, attempt: attempt.number, sentAt: transmission.sentAt)
-            result = result.flatMap { validate($0, request: transmission.request) }
+            result = result.flatMap { validate($0, sentTo: transmission.shared.value.url) }
         } else {
             reachedTransport = false
         }
@@ -140,8 +141,8 @@ extension HTTPCall {
     }
 
     /// The acceptable statuses, and the body limit for transports that do not enforce it.
-    func validate(_ response: HTTPResponse, request: HTTPTransportRequest) -> Result<HTTPResponse, HTTPClientError> {
-        let url = response.url ?? request.url
+    func validate(_ response: HTTPResponse, sentTo requestURL: URL) -> Result<HTTPResponse, HTTPClientError> {
+        let url = response.url ?? requestURL
         let limit = client.transportOptions.maxResponseBodySize
         guard response.body.count <= limit else {
             return .failure(HTTPClientError(

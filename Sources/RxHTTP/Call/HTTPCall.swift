@@ -309,15 +309,16 @@ public final class HTTPCall: @unchecked Sendable {
         // lock for all of them, until one must wait or refuses.
         var step = first
         while step < interceptors.count, let immediate = immediates[step] {
-            guard let decision = immediate.prepareAtOnce(attempt.request, for: self) else { break }
-            guard case .proceed = decision else {
+            guard let decision = immediate.prepareAtOnce(attempt.shared.value, for: self) else { break }
+            guard case .pass = decision else {
                 let passed = first..<step
                 let decided = step
                 self.step { machine in
                     if !passed.isEmpty, case .releaseLate(let steps) = machine.passed(passed, attempt: number) {
                         return .releaseLate(steps: steps)
                     }
-                    return machine.prepared(step: decided, attempt: number, CallStateMachine.Preparation(decision))
+                    guard case .decide(let preparation) = decision else { return .none }
+                    return machine.prepared(step: decided, attempt: number, CallStateMachine.Preparation(preparation))
                 }
                 return
             }
@@ -329,7 +330,7 @@ public final class HTTPCall: @unchecked Sendable {
             return
         }
         let asked = step
-        let hold = interceptors[asked].prepare(attempt.request, for: self) { [self] preparation in
+        let hold = interceptors[asked].prepare(attempt.shared.value, for: self) { [self] preparation in
             self.step { $0.prepared(step: asked, attempt: number, CallStateMachine.Preparation(preparation)) }
         }
         if let hold {

@@ -5,8 +5,23 @@ import RxCore
 /// `prepareAtOnce` first and needs no completion, no hold and one lock for a run of them.
 protocol ImmediateInterceptor: HTTPInterceptor {
     /// The decision at once, or nil when the interceptor has to wait (the call then asks `prepare`).
-    /// `.proceed` passes the request on unchanged.
-    func prepareAtOnce(_ request: HTTPTransportRequest, for call: HTTPCall) -> HTTPInterceptorPreparation?
+    func prepareAtOnce(_ request: HTTPTransportRequest, for call: HTTPCall) -> ImmediateDecision?
+}
+
+/// What an `ImmediateInterceptor` decides at once.
+enum ImmediateDecision {
+    /// Let the request through unchanged (nothing copied: the call keeps the one it has).
+    case pass
+    /// Answer or fail the attempt.
+    case decide(HTTPInterceptorPreparation)
+
+    /// The decision as `prepare` gives it: `.pass` is `.proceed(request)`.
+    func preparation(passing request: HTTPTransportRequest) -> HTTPInterceptorPreparation {
+        switch self {
+        case .pass: .proceed(request)
+        case .decide(let preparation): preparation
+        }
+    }
 }
 
 /// The interceptors of a call in their fixed order (the configuration's, then the built-ins, then

@@ -46,9 +46,9 @@ final class SuspensionInterceptor: ImmediateInterceptor {
         }
     }
 
-    func prepareAtOnce(_ request: HTTPTransportRequest, for call: HTTPCall) -> HTTPInterceptorPreparation? {
+    func prepareAtOnce(_ request: HTTPTransportRequest, for call: HTTPCall) -> ImmediateDecision? {
         // A suspend racing this read is like one that came a moment later: the attempt was on its way.
-        guard !call.plan.bypassesSuspension, suspended.load(ordering: .acquiring) else { return .proceed(request) }
+        guard !call.plan.bypassesSuspension, suspended.load(ordering: .acquiring) else { return .pass }
         return nil
     }
 

@@ -10,15 +10,15 @@ struct HostProtectionInterceptor: ImmediateInterceptor {
     /// The slot the attempt holds, from admission to its answer.
     static let slotKey = HTTPCallKey<HostGate.Slot>("host slot")
 
-    func prepareAtOnce(_ request: HTTPTransportRequest, for call: HTTPCall) -> HTTPInterceptorPreparation? {
-        guard let gate = call.plan.gate else { return .proceed(request) }
+    func prepareAtOnce(_ request: HTTPTransportRequest, for call: HTTPCall) -> ImmediateDecision? {
+        guard let gate = call.plan.gate else { return .pass }
         guard let slot = gate.admitAtOnce(bypassesQueue: call.plan.bypassesSuspension, isFirstAttempt: call.sends == 0, now: call.now) else {
             return nil
         }
         if slot != .untracked {
             call.setValue(slot, for: Self.slotKey)
         }
-        return .proceed(request)
+        return .pass
     }
 
     private func granted(_ slot: HostGate.Slot, gate: HostGate, call: HTTPCall) {

@@ -10,8 +10,8 @@ import RxCore
 /// open circuit, a full queue, a failed refresh, a header that failed its checks) passes as it is.
 /// The wait itself, and its early end when the host comes back, belong to the call.
 struct RetryInterceptor: ImmediateInterceptor {
-    func prepareAtOnce(_ request: HTTPTransportRequest, for call: HTTPCall) -> HTTPInterceptorPreparation? {
-        .proceed(request)
+    func prepareAtOnce(_ request: HTTPTransportRequest, for call: HTTPCall) -> ImmediateDecision? {
+        .pass
     }
 
     func didReceive(_ result: Result<HTTPResponse, HTTPClientError>, for call: HTTPCall) -> HTTPInterceptorVerdict {

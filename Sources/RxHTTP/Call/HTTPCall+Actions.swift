@@ -193,23 +193,22 @@ extension HTTPCall {
             client.runOnCallbackContext { [self] in deliver(response, inline: true) }
             return
         }
-        guard let decode = core.withLock({ $0.receiver?.decode }) else { return }
+        guard let receiver = core.withLock({ $0.receiver }) else { return }
         var context = ResponseDecodingContext(decoder: client.configuration.jsonDecoder, envelope: client.configuration.envelope)
         context.attempts = sends
         context.elapsed = max(0, client.clock.now.timeIntervalSince(startedAt))
-        switch decode(response, context) {
-        case .success(let delivery):
+        let isStream = plan.stream != nil
+        let failure = receiver.deliver(response, context: context) {
             core.withLock { $0.receiver = nil }
-            guard plan.stream == nil else {
-                // A stream's head: the call ends with its body (`streamEnded`).
-                delivery()
-                return
+            // A stream's head: the call ends with its body (`streamEnded`).
+            if !isStream {
+                finished(.success(response.statusCode), bodyBytes: response.body.count, cacheStatus: response.cacheStatus)
             }
-            finished(.success(response.statusCode), bodyBytes: response.body.count, cacheStatus: response.cacheStatus)
-            delivery()
+        }
+        if let failure {
+            fail(failure, inline: true)
+        } else if !isStream {
             client.callFinished(id: id)
-        case .failure(let error):
-            fail(error, inline: true)
         }
     }
 
@@ -224,7 +223,7 @@ extension HTTPCall {
     }
 
     /// The receiver, once: nil after it was taken.
-    private func takeReceiver() -> Receiver? {
+    private func takeReceiver() -> (any Receiving)? {
         core.withLock { core in
             defer { core.receiver = nil }
             return core.receiver

@@ -39,17 +39,46 @@ public final class HTTPCall: @unchecked Sendable {
         var refusal: HTTPClientError?
     }
 
-    /// Who gets the result: decoding (on the answering thread) and the two ways to end.
-    struct Receiver {
-        /// Decodes an accepted response; returns what delivers it, or the decoding failure.
-        let decode: (HTTPResponse, ResponseDecodingContext) -> Result<() -> Void, HTTPClientError>
-        let fail: (HTTPClientError) -> Void
+    /// Who gets the result: the caller's decoding and completion, in one object (closures around
+    /// them cost an allocation each, and one more for the decoded value's delivery).
+    final class Receiver<Output>: Receiving {
+        private let decode: (HTTPResponse, ResponseDecodingContext) throws -> Output
+        private let completion: (Result<Output, HTTPClientError>) -> Void
+
+        init(
+            decode: @escaping (HTTPResponse, ResponseDecodingContext) throws -> Output,
+            completion: @escaping (Result<Output, HTTPClientError>) -> Void
+        ) {
+            self.decode = decode
+            self.completion = completion
+        }
+
+        func deliver(_ response: HTTPResponse, context: ResponseDecodingContext, beforeDelivery: () -> Void) -> HTTPClientError? {
+            let value: Output
+            do {
+                value = try decode(response, context)
+            } catch let error as HTTPClientError {
+                return error
+            } catch {
+                return HTTPClientError(
+                    .decodeError, message: HTTPClientError.describe(error),
+                    statusCode: response.statusCode, body: response.body, url: response.url, underlying: error
+                )
+            }
+            beforeDelivery()
+            completion(.success(value))
+            return nil
+        }
+
+        func fail(_ error: HTTPClientError) {
+            completion(.failure(error))
+        }
     }
 
     struct Core {
         var machine: CallStateMachine
         /// Taken by the delivery: the completion runs once.
-        var receiver: Receiver?
+        var receiver: (any Receiving)?
         var values: [ObjectIdentifier: any Sendable] = [:]
         var redactedURL: String?
     }
@@ -72,7 +101,7 @@ public final class HTTPCall: @unchecked Sendable {
     let pluginStep: Int?
     let core: LockedState<Core>
 
-    init(client: HTTPClient, id: UInt64, plan: consuming Plan, chain: InterceptorChain, receiver: Receiver) {
+    init(client: HTTPClient, id: UInt64, plan: consuming Plan, chain: InterceptorChain, receiver: any Receiving) {
         self.client = client
         self.id = id
         self.interceptors = chain.interceptors
@@ -361,6 +390,15 @@ public final class HTTPCall: @unchecked Sendable {
         }
         keep { $0.waitArmed(next: next, timer: timer, recovery: recovery) }
     }
+}
+
+/// The caller's end of a call (`HTTPCall.Receiver`), erased to what the call needs of it.
+protocol Receiving: AnyObject {
+    /// Decodes an accepted response; on success runs `beforeDelivery` (the call's end for observers
+    /// and events), then the completion, and returns nil; else returns the decoding failure.
+    func deliver(_ response: HTTPResponse, context: ResponseDecodingContext, beforeDelivery: () -> Void) -> HTTPClientError?
+    /// Fails the completion with `error`.
+    func fail(_ error: HTTPClientError)
 }
 
 /// The key of a value an interceptor keeps on a call (`HTTPCall.value(for:)`): its identity is the

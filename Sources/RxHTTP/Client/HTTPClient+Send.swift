@@ -84,22 +84,7 @@ extension HTTPClient {
         decode: @escaping (HTTPResponse, ResponseDecodingContext) throws -> Output,
         completion: @escaping (Result<Output, HTTPClientError>) -> Void
     ) -> HTTPRequestHandle {
-        let receiver = HTTPCall.Receiver(
-            decode: { response, context in
-                do {
-                    let value = try decode(response, context)
-                    return .success { completion(.success(value)) }
-                } catch let error as HTTPClientError {
-                    return .failure(error)
-                } catch {
-                    return .failure(HTTPClientError(
-                        .decodeError, message: HTTPClientError.describe(error),
-                        statusCode: response.statusCode, body: response.body, url: response.url, underlying: error
-                    ))
-                }
-            },
-            fail: { completion(.failure($0)) }
-        )
+        let receiver = HTTPCall.Receiver(decode: decode, completion: completion)
         let signed = plan.requiresAuthentication && authenticator != nil
         let call = HTTPCall(
             client: self, id: makeRequestID(), plan: plan, chain: signed ? signedChain : unsignedChain, receiver: receiver
@@ -125,10 +110,7 @@ extension HTTPClient {
         plan.policy.deadline = nil
         plan.stream = nil
         let chains = internalChains[start] ?? (signedChain, unsignedChain)
-        let receiver = HTTPCall.Receiver(
-            decode: { response, _ in .success { completion(.success(response)) } },
-            fail: { completion(.failure($0)) }
-        )
+        let receiver = HTTPCall.Receiver(decode: { response, _ in response }, completion: completion)
         let call = HTTPCall(
             client: self, id: makeRequestID(), plan: plan, chain: plan.requiresAuthentication ? chains.signed : chains.unsigned,
             receiver: receiver

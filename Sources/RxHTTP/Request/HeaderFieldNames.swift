@@ -4,11 +4,15 @@
 struct HeaderFieldNames: Sendable {
     private let names: [String]
     private let lengths: [Int]
+    /// Bit n is set when a name is n bytes long (n < 64): most lines of a message are passed over
+    /// on their length alone, before any name is compared.
+    private let lengthMask: UInt64
 
     /// The first eight of `names`.
     init(_ names: String...) {
         self.names = Array(names.prefix(8))
         self.lengths = self.names.map(\.utf8.count)
+        self.lengthMask = self.lengths.reduce(0) { mask, length in length < 64 ? mask | (1 << UInt64(length)) : mask }
     }
 
     /// Calls `found` with the index of each name present in a message's `headers` and its first
@@ -21,6 +25,7 @@ struct HeaderFieldNames: Sendable {
         var repeated: UInt8 = 0
         for field in headers.fields {
             let length = field.name.utf8.count
+            guard length >= 64 || lengthMask & (1 << UInt64(length)) != 0 else { continue }
             for index in lengths.indices where lengths[index] == length && HeaderFields.equalsIgnoringASCIICase(field.name, names[index]) {
                 if seen & (1 << index) == 0 {
                     seen |= 1 << index

@@ -66,6 +66,9 @@ final class HeaderValidationTests: XCTestCase {
         let nine = values(HeaderFieldNames("A", "B", "C", "D", "E", "F", "G", "H", "I"), ["I": "1", "H": "2"], count: 9)
         XCTAssertEqual(nine[7], "2")
         XCTAssertNil(nine[8], "eight names at most")
+        // Names of 64 bytes and more are past the length mask, and still found.
+        let long = String(repeating: "x", count: 70)
+        XCTAssertEqual(values(HeaderFieldNames("Short", long), [long.uppercased(): "1", "short": "2", "Shirt": "3"], count: 2), ["2", "1"])
     }
 
     func testHeaderLookupFoldsASCIICaseOnly() {

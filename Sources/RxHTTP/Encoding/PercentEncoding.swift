@@ -9,6 +9,12 @@ enum PercentEncoding {
         encode(text, keepingEscapes: true) { isUnreserved($0) || isSubDelim($0) || $0 == 0x3A || $0 == 0x40 || $0 == 0x2F }
     }
 
+    /// Whether `byte` stands in a path as it is: kept by `encodePath` and not a `%` (an escape is
+    /// kept too, but only after it was checked).
+    static func isPlainPathByte(_ byte: UInt8) -> Bool {
+        isUnreserved(byte) || isSubDelim(byte) || byte == 0x3A || byte == 0x40 || byte == 0x2F
+    }
+
     /// Characters kept in a query written by the caller: `pchar`, `/` and `?`.
     static func encodeQuery(_ text: String) -> String {
         encode(text, keepingEscapes: true) {

@@ -101,6 +101,26 @@ enum URLBuilder {
                 url: base.url
             )
         }
+        let text: String
+        if parameters.isEmpty, baseQuery?.isEmpty ?? true, pathQuery?.isEmpty ?? true,
+           let plain = plainURLText(origin: origin, basePath: basePath, pathPart: pathPart) {
+            text = plain
+        } else {
+            text = urlText(origin: origin, basePath: basePath, pathPart: pathPart, baseQuery: baseQuery, pathQuery: pathQuery, parameters: parameters)
+        }
+        // The origin (scheme, host, port) was checked when the base was parsed and the path is
+        // percent-encoded, so the host cannot change here: only Foundation's parse is left to fail.
+        guard let url = URL(string: text) else {
+            throw HTTPClientError(.invalidRequest, message: "cannot build a URL from path \(HeaderValidation.escaped(path))", url: base.url)
+        }
+        return url
+    }
+
+    /// The URL's text: `origin`, `basePath`, `pathPart` (its leading slashes as one, percent-encoded),
+    /// then the base's query, the path's and the parameters.
+    static func urlText(
+        origin: String, basePath: String, pathPart: String, baseQuery: String?, pathQuery: String?, parameters: [(String, String)]
+    ) -> String {
         let relative = String(Substring(pathPart.utf8.drop { $0 == UInt8(ascii: "/") }))
         var text = origin
         text.reserveCapacity(origin.utf8.count + basePath.utf8.count + pathPart.utf8.count + 1)
@@ -120,12 +140,42 @@ enum URLBuilder {
         for (name, value) in parameters {
             appendQueryPart(PercentEncoding.encodeQueryComponent(name) + "=" + PercentEncoding.encodeQueryComponent(value))
         }
-        // The origin (scheme, host, port) was checked when the base was parsed and the path is
-        // percent-encoded, so the host cannot change here: only Foundation's parse is left to fail.
-        guard let url = URL(string: text) else {
-            throw HTTPClientError(.invalidRequest, message: "cannot build a URL from path \(HeaderValidation.escaped(path))", url: base.url)
+        return text
+    }
+
+    /// `origin`, `basePath` and `pathPart` (its leading slashes as one) written in one allocation,
+    /// as the general assembly in `url(base:path:parameters:)` joins them: the usual request, a
+    /// path with no query and nothing to escape. Nil for any other.
+    static func plainURLText(origin: String, basePath: String, pathPart: String) -> String? {
+        var origin = origin, basePath = basePath, pathPart = pathPart
+        return pathPart.withUTF8 { path -> String? in
+            var start = 0
+            while start < path.count, path[start] == UInt8(ascii: "/") { start += 1 }
+            let relative = UnsafeBufferPointer(rebasing: path[start...])
+            guard relative.allSatisfy(PercentEncoding.isPlainPathByte) else { return nil }
+            let slashed = !relative.isEmpty || path.last == UInt8(ascii: "/") || basePath.isEmpty
+            return origin.withUTF8 { origin in
+                basePath.withUTF8 { basePath in
+                    let count = origin.count + basePath.count + (slashed ? 1 + relative.count : 0)
+                    return String(unsafeUninitializedCapacity: count) { buffer in
+                        var written = 0
+                        func write(_ part: UnsafeBufferPointer<UInt8>) {
+                            guard !part.isEmpty else { return }
+                            _ = UnsafeMutableBufferPointer(rebasing: buffer[written..<(written + part.count)]).initialize(from: part)
+                            written += part.count
+                        }
+                        write(origin)
+                        write(basePath)
+                        if slashed {
+                            buffer[written] = UInt8(ascii: "/")
+                            written += 1
+                            write(relative)
+                        }
+                        return written
+                    }
+                }
+            }
         }
-        return url
     }
 
     /// For a `path` that is a full http(s) URL: its path and query when its origin is the base's;

@@ -135,6 +135,30 @@ final class URLBuilderTests: XCTestCase {
     /// A full URL given as a path: of the base's origin it is taken as it is (a `next` link);
     /// of another origin it is refused, never appended (a 404) nor followed with the client's
     /// credentials.
+    func testThePlainPathsShortcutWritesWhatTheGeneralAssemblyWrites() {
+        let origins = ["https://h.test", "http://127.0.0.1:8080"]
+        let basePaths = ["", "/v1", "/v1/", "/a/b"]
+        let plain = ["", "/", "//", "a", "/a", "a/", "//a//b/", "/users/42", "/x:y@z/!$&'()*+,;=-._~", "/ÿ"]
+        for origin in origins {
+            for basePath in basePaths {
+                for path in plain {
+                    let general = URLBuilder.urlText(
+                        origin: origin, basePath: basePath, pathPart: path, baseQuery: nil, pathQuery: nil, parameters: []
+                    )
+                    let shortcut = URLBuilder.plainURLText(origin: origin, basePath: basePath, pathPart: path)
+                    if path.utf8.allSatisfy(PercentEncoding.isPlainPathByte) {
+                        XCTAssertEqual(shortcut, general, "\(origin) \(basePath) \(path)")
+                    } else {
+                        XCTAssertNil(shortcut, "\(path) needs escaping: the general assembly writes it")
+                    }
+                }
+            }
+        }
+        for escaped in ["/a b", "/a%20b", "/100%", "/tag#1", "/q?x", "/\u{7F}"] {
+            XCTAssertNil(URLBuilder.plainURLText(origin: "https://h.test", basePath: "", pathPart: escaped), escaped)
+        }
+    }
+
     func testAFullURLIsRecognisedByItsSchemeInAnyCase() {
         for full in ["http://h.test/x", "https://h.test", "HTTPS://h.test", "HtTp://h"] {
             XCTAssertTrue(URLBuilder.startsWithHTTPScheme(full), full)

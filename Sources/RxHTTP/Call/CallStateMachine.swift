@@ -241,14 +241,6 @@ struct CallStateMachine {
         return false
     }
 
-    /// The attempt in progress (being prepared, sent or answered), if any.
-    var currentAttempt: Attempt? {
-        switch state {
-        case .preparing(let attempt, _, _), .sending(let attempt, _), .answering(let attempt, _): attempt
-        case .created, .waiting, .streaming, .finished: nil
-        }
-    }
-
     // MARK: Start
 
     mutating func start() -> Step {

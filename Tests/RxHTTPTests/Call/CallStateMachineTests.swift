@@ -96,6 +96,18 @@ final class CallStateMachineTests: XCTestCase {
         XCTAssertEqual(machine.sends, 1)
     }
 
+    func testAnInterceptorsShorterTimeOutIsKeptNearTheDeadline() {
+        var machine = machine(interceptors: 1)
+        _ = machine.start()
+        var shortened = request
+        shortened.timeoutInterval = 1
+        guard case .send(let attempt, _) = machine.prepared(step: 0, attempt: 1, .proceed(shortened)) else { return XCTFail() }
+        guard case .send(let sent) = machine.sending(attempt, at: now, deadline: now.addingTimeInterval(5)) else {
+            return XCTFail("not sent")
+        }
+        XCTAssertEqual(sent.value.timeoutInterval, 1, "5 s left do not lengthen a time-out of 1 s")
+    }
+
     func testAnAttemptWhoseDeadlinePassedIsNotSentAndTheCallEnds() {
         var machine = machine(interceptors: 0)
         let timer = DisposeRecorder()

@@ -138,11 +138,12 @@ final class DownloadSession: Sendable {
         }
     }
 
-    /// The body ended: checks it is whole, then moves the file into place. Returns the last progress.
+    /// The body ended: checks it is whole, then moves the file into place. Returns the last progress
+    /// (nil when the last chunk reported it already).
     ///
     /// - Throws: `Incomplete` (resumable) for a body shorter than announced; `.fileSystem`.
-    func finish() throws -> TransferProgress {
-        try state.withLock { state throws -> TransferProgress in
+    func finish() throws -> TransferProgress? {
+        try state.withLock { state throws -> TransferProgress? in
             if let expected = state.expected, state.written != expected {
                 throw Incomplete(description: "the body ended at \(state.written) of \(expected) bytes")
             }

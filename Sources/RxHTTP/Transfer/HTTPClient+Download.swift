@@ -91,13 +91,13 @@ extension HTTPClient {
                     if let progress = try session.write(chunk) { observer.onNext(progress) }
                 },
                 end: {
-                    observer.onNext(try session.finish())
+                    if let last = try session.finish() { observer.onNext(last) }
                     observer.onCompleted()
                 },
                 fail: { error in
                     if let failure = error as? HTTPClientError, session.isWholeAfter(failure) {
                         do {
-                            observer.onNext(try session.finish())
+                            if let last = try session.finish() { observer.onNext(last) }
                             observer.onCompleted()
                         } catch {
                             observer.onError(error)

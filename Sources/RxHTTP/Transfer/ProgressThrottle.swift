@@ -1,7 +1,8 @@
 import Foundation
 
 /// Which progress values of a transfer go out: monotone (a transfer that starts over says nothing
-/// until it passes what it reported), at most every 64 KiB or 100 ms, and the last one always.
+/// until it passes what it reported), at most every 64 KiB or 100 ms, and the last one always —
+/// once: never the same value twice.
 ///
 /// Not thread-safe: its owner calls it under its lock.
 struct ProgressThrottle {
@@ -11,6 +12,8 @@ struct ProgressThrottle {
 
     private var reported: Int64 = -1
     private var reportedAt = Date.distantPast
+    /// The value that went out last, which the transfer's end does not repeat.
+    private var reportedValue: TransferProgress?
 
     /// The progress to report for `bytes` moved at `now`, or nil when it is not time (or not more).
     mutating func next(_ bytes: Int64, expected: Int64?, now: Date) -> TransferProgress? {
@@ -19,12 +22,18 @@ struct ProgressThrottle {
         else { return nil }
         reported = bytes
         reportedAt = now
-        return TransferProgress(bytes: bytes, expectedBytes: expected)
+        let progress = TransferProgress(bytes: bytes, expectedBytes: expected)
+        reportedValue = progress
+        return progress
     }
 
-    /// The transfer's last value: `bytes` of `expected`, whatever was reported before.
-    mutating func last(_ bytes: Int64, expected: Int64?) -> TransferProgress {
+    /// The transfer's last value: `bytes` of `expected`, whatever was reported before; nil when
+    /// exactly that value went out already (the last chunk's report, 100 ms after the one before).
+    mutating func last(_ bytes: Int64, expected: Int64?) -> TransferProgress? {
         reported = max(reported, bytes)
-        return TransferProgress(bytes: bytes, expectedBytes: expected)
+        let progress = TransferProgress(bytes: bytes, expectedBytes: expected)
+        guard progress != reportedValue else { return nil }
+        reportedValue = progress
+        return progress
     }
 }

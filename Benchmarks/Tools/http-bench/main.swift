@@ -415,9 +415,6 @@ let starters: [(String, RequestStarter)] = [
     ("URLSession+delegate", rawDelegateStarter(url: url)),
     ("URLSession+same", rawSameRequestStarter(url: url)),
     ("RxHTTP", rxStarter(baseURL: baseURL)),
-    // The issuing study of issue 36: URLSession's delegate on a queue of its own, one hop to the
-    // client's callback queue per answer (the default shares one serial queue for both).
-    ("RxHTTP+ownqueue", rxStarter(baseURL: baseURL, transport: URLSessionTransport(timeout: 15))),
     ("AsyncHTTPClient", asyncHTTPClientStarter(url: url)),
     ("RxHTTP+AHC", rxStarter(baseURL: baseURL, transport: AsyncHTTPClientTransport(configuration: asyncHTTPClientConfiguration))),
     ("AHC+hop", asyncHTTPClientHopStarter(url: url)),
@@ -502,7 +499,7 @@ if CommandLine.arguments.dropFirst().first == "only" {
     guard arguments.count == 3, let starter = starters.first(where: { $0.0 == arguments[0] })?.1,
           let count = Int(arguments[1]), let inFlight = Int(arguments[2])
     else {
-        print("usage: http-bench only <URLSession|URLSession+delegate|URLSession+same|RxHTTP|RxHTTP+ownqueue|AsyncHTTPClient|RxHTTP+AHC|AHC+hop|AHC+same|Transport+hop> <count> <in flight>")
+        print("usage: http-bench only <URLSession|URLSession+delegate|URLSession+same|RxHTTP|AsyncHTTPClient|RxHTTP+AHC|AHC+hop|AHC+same|Transport+hop> <count> <in flight>")
         exit(1)
     }
     let result = measure(count: count, inFlight: inFlight, start: starter)
@@ -533,7 +530,7 @@ for round in 1...rounds {
     }
 }
 // Ratios: each RxHTTP column against the raw client under it (same transport), in the same run.
-let rawOf = ["RxHTTP": "URLSession", "RxHTTP+ownqueue": "URLSession", "URLSession+delegate": "URLSession", "URLSession+same": "URLSession", "AHC+same": "AsyncHTTPClient", "RxHTTP+AHC": "AsyncHTTPClient", "AsyncHTTPClient": "URLSession", "AHC+hop": "AsyncHTTPClient", "Transport+hop": "AsyncHTTPClient"]
+let rawOf = ["RxHTTP": "URLSession", "URLSession+delegate": "URLSession", "URLSession+same": "URLSession", "AHC+same": "AsyncHTTPClient", "RxHTTP+AHC": "AsyncHTTPClient", "AsyncHTTPClient": "URLSession", "AHC+hop": "AsyncHTTPClient", "Transport+hop": "AsyncHTTPClient"]
 print("\nMedians over \(rounds) rounds; ratios against the raw client under each (RxHTTP and URLSession+delegate / URLSession, RxHTTP+AHC / AsyncHTTPClient, AsyncHTTPClient / URLSession, AHC+hop and Transport+hop / AsyncHTTPClient):")
 print("| scenario | client | req/s | p50 µs | p99 µs | CPU µs/req | req/s ratio | CPU ratio |")
 print("|---|---|--:|--:|--:|--:|--:|--:|")

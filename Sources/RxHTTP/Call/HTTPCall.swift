@@ -250,14 +250,14 @@ public final class HTTPCall: @unchecked Sendable {
     // actions the machine returns.
 
     /// An event that moves an attempt along (to an interceptor, the transport, or back out).
-    func step(_ event: (inout CallStateMachine) -> CallStateMachine.Step) {
-        run(core.withLock { event(&$0.machine) })
+    ///
+    /// - Parameter inline: The event comes from a transport that calls back on the client's
+    ///   callback queue: a delivery may run right here instead of hopping.
+    func step(inline: Bool = false, _ event: (inout CallStateMachine) -> CallStateMachine.Step) {
+        run(core.withLock { event(&$0.machine) }, inline: inline)
     }
 
     /// An event that concludes an answer (or a refused request): deliver, fail, wait, or replay.
-    ///
-    /// - Parameter inline: The event runs on the client's callback context already: a delivery
-    ///   may run right here instead of hopping.
     func conclude(inline: Bool = false, _ event: (inout CallStateMachine) -> CallStateMachine.Conclusion) {
         run(core.withLock { event(&$0.machine) }, inline: inline)
     }
@@ -275,7 +275,7 @@ public final class HTTPCall: @unchecked Sendable {
         core.withLock { event(&$0.machine) }?.dispose()
     }
 
-    private func run(_ step: CallStateMachine.Step) {
+    private func run(_ step: CallStateMachine.Step, inline: Bool) {
         switch step {
         case .none:
             return
@@ -286,7 +286,7 @@ public final class HTTPCall: @unchecked Sendable {
             release.forEach { $0.dispose() }
             send(attempt)
         case .answer(let attempt, let transmission, let result):
-            answer(attempt, transmission, result)
+            answer(attempt, transmission, result, inline: inline)
         case .releaseLate(let steps):
             let error = cancelledError()
             for step in steps.reversed() {
@@ -311,7 +311,7 @@ public final class HTTPCall: @unchecked Sendable {
             release.forEach { $0.dispose() }
             wait(next: next, delay: delay, after: error)
         case .replay(let next):
-            run(next)
+            run(next, inline: inline)
         }
     }
 
@@ -326,7 +326,7 @@ public final class HTTPCall: @unchecked Sendable {
                 attempt: next, error: lastError, delay: resumption.delay, trigger: resumption.trigger, waited: resumption.waited
             ))
         }
-        run(resumption.next)
+        run(resumption.next, inline: false)
     }
 
     // MARK: Preparing

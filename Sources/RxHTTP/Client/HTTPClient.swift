@@ -71,6 +71,9 @@ public final class HTTPClient: Sendable {
     /// `baseURL` taken apart once, or nil when it is nil or cannot be parsed (`baseURLError`).
     let parsedBaseURL: URLBuilder.Base?
     let callbackQueue: DispatchQueue
+    /// Whether the transport calls its completions on `callbackQueue` already (the default
+    /// transport on the client's own queue), so a call processes the response without a hop.
+    let transportCallsBackOnCallbackQueue: Bool
     /// Whether the client created its transport (then `shutdown` shuts it down too).
     let ownsTransport: Bool
     /// The redirect policy and body limit handed to the transport with every request.
@@ -211,11 +214,18 @@ public final class HTTPClient: Sendable {
         self.callbackQueue = callbackQueue
         if let transport {
             self.transport = transport
+            transportCallsBackOnCallbackQueue = false
             ownsTransport = false
         } else {
+            // The client's own queue (never a user's queue, which may be the main queue) also
+            // runs the default transport's delegate and time-outs: completions need no hop.
+            let ownsQueue = configuration.callbackQueue == nil && configuration.callbackScheduler == nil
             self.transport = URLSessionTransport(
-                configuration: URLSessionTransport.daemonConfiguration(timeout: configuration.timeout), options: transportOptions
+                configuration: URLSessionTransport.daemonConfiguration(timeout: configuration.timeout),
+                callbackQueue: ownsQueue ? callbackQueue : nil,
+                options: transportOptions
             )
+            transportCallsBackOnCallbackQueue = ownsQueue
             ownsTransport = true
         }
         let circuitChanges = CircuitChangeRelay()

@@ -64,31 +64,30 @@ public final class URLSessionTransport: HTTPTransport, URLRequestForwarding {
     ) {
         self.init(
             configuration: Self.daemonConfiguration(timeout: timeout, cookieStorage: cookieStorage, urlCache: urlCache, configure: configure),
-            options: options
+            callbackQueue: nil, options: options
         )
     }
 
     /// Creates a transport with exactly this configuration (the challenge-declining delegate, the
     /// redirect policy and the whole-request time-out are still installed).
     public convenience init(configuration: URLSessionConfiguration) {
-        self.init(configuration: configuration, options: .standard)
+        self.init(configuration: configuration, callbackQueue: nil, options: .standard)
     }
 
-    /// Creates a transport that calls its delegate and its completions on a serial queue of its
-    /// own, and its time-outs on another: never on the client's callback queue, so that under load
-    /// URLSession's delegate work and the client's deliveries run side by side (issue 36's issuing
-    /// study, Benchmarks/README.md: +6 % req/s at 16 in flight, +10 % at 64, against one queue for
-    /// both; −2 % one at a time, where the answer's hop to the callback queue shows).
-    init(configuration: URLSessionConfiguration, options: HTTPTransportOptions) {
+    /// Creates a transport that calls its delegate, its completions and its time-outs on
+    /// `callbackQueue` (serial) when given: `HTTPClient` hands it its own callback queue so that
+    /// completions need no hop. Without one, a private serial delegate queue and a timer queue.
+    init(configuration: URLSessionConfiguration, callbackQueue: DispatchQueue?, options: HTTPTransportOptions) {
         let delegate = URLSessionTransportDelegate()
         let queue = OperationQueue()
         queue.name = "RxHTTP.URLSessionTransport.delegate"
         queue.maxConcurrentOperationCount = 1
+        queue.underlyingQueue = callbackQueue
         self.delegate = delegate
         self.delegateQueue = queue
         self.configuration = configuration
         self.defaultOptions = options
-        self.deadlines = DeadlineQueue(queue: DispatchQueue(label: "RxHTTP.URLSessionTransport.timeouts"))
+        self.deadlines = DeadlineQueue(queue: callbackQueue ?? DispatchQueue(label: "RxHTTP.URLSessionTransport.timeouts"))
         self.sessions = .make(URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue))
     }
 
@@ -198,7 +197,8 @@ public final class URLSessionTransport: HTTPTransport, URLRequestForwarding {
                 + "(on Linux its libcurl may lack WebSockets altogether); use AsyncHTTPClientTransport (package trait AsyncHTTPClient)",
             url: request.url, phase: .notSent
         )
-        // On the delegate queue, where this transport's completions run: never inside the call.
+        // On the delegate queue, where this transport's completions run (the client's own queue
+        // when the client made it, and relies on that).
         delegateQueue.addOperation { completion(.failure(error)) }
         return Disposables.create()
     }

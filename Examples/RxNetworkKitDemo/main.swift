@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RxNetworkKit
 import RxTesting
 
@@ -499,14 +500,12 @@ struct DemoSigner: HTTPInterceptor {
 }
 
 /// Counts what a plugin hears: sends (`willSend`) and calls that ended (`didFinish`).
-// @unchecked Sendable: `counts` is read and written only under `lock`.
-final class DemoCountingPlugin: HTTPPlugin, @unchecked Sendable {
-    private let lock = NSLock()
-    private var counts = (sends: 0, finished: 0)
-    var sends: Int { lock.withLock { counts.sends } }
-    var finished: Int { lock.withLock { counts.finished } }
-    func willSend(_ request: URLRequest, info: HTTPRequestInfo) { lock.withLock { counts.sends += 1 } }
-    func didFinish(_ summary: HTTPCallSummary, info: HTTPRequestInfo) { lock.withLock { counts.finished += 1 } }
+final class DemoCountingPlugin: HTTPPlugin {
+    private let counts = Mutex<(sends: Int, finished: Int)>((0, 0))
+    var sends: Int { counts.withLock { $0.sends } }
+    var finished: Int { counts.withLock { $0.finished } }
+    func willSend(_ request: URLRequest, info: HTTPRequestInfo) { counts.withLock { $0.sends += 1 } }
+    func didFinish(_ summary: HTTPCallSummary, info: HTTPRequestInfo) { counts.withLock { $0.finished += 1 } }
 }
 
 /// `print`, flushed: each line shows at once, also when the output is a pipe or a file (a CI log,

@@ -123,4 +123,35 @@ final class URLSessionTransportTests: LoopbackClientTestCase {
         XCTAssertEqual(tooLarge.statusCode, 200)
         XCTAssertEqual(tooLarge.headers?["x-trace"], "t-3")
     }
+
+    /// A transport made by the caller (its delegate queue its own, not a client's) answers while
+    /// every thread of the global pool is held, as a daemon's callers waiting for their answers may
+    /// hold them. Its delegate ran on Foundation's default operation queue, on that pool, before:
+    /// no answer until a time-out freed a thread (a fleet's replicas, 5 s without answers).
+    func testACallerMadeTransportAnswersWhileTheGlobalPoolIsHeld() throws {
+        server.route(.get, "/ok", .text("ok"))
+        let transport = URLSessionTransport(timeout: 15)
+        let blockers = 4 * ProcessInfo.processInfo.activeProcessorCount + 8
+        let release = DispatchSemaphore(value: 0)
+        let held = DispatchGroup()
+        for _ in 0..<blockers {
+            DispatchQueue.global().async(group: held) { release.wait() }
+        }
+        defer {
+            for _ in 0..<blockers { release.signal() }
+            held.wait()
+            transport.shutdown()
+        }
+        let box = ResultBox<HTTPResponse>()
+        let done = expectation(description: "answer")
+        var request = HTTPTransportRequest(url: server.url("/ok"))
+        request.timeoutInterval = 5
+        let exchange = transport.send(request, options: .standard) { result in
+            box.set(result.mapError { $0 as? HTTPClientError ?? HTTPClientError(.transport, underlying: $0) })
+            done.fulfill()
+        }
+        defer { exchange.dispose() }
+        wait(for: [done], timeout: 2)
+        XCTAssertEqual(try box.value?.get().statusCode, 200)
+    }
 }

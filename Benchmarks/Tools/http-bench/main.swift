@@ -415,6 +415,9 @@ let starters: [(String, RequestStarter)] = [
     ("URLSession+delegate", rawDelegateStarter(url: url)),
     ("URLSession+same", rawSameRequestStarter(url: url)),
     ("RxHTTP", rxStarter(baseURL: baseURL)),
+    // A client given a transport made by the caller: URLSession's delegate on the transport's own
+    // queue, one hop to the client's callback queue per answer.
+    ("RxHTTP+own", rxStarter(baseURL: baseURL, transport: URLSessionTransport(timeout: 15))),
     ("AsyncHTTPClient", asyncHTTPClientStarter(url: url)),
     ("RxHTTP+AHC", rxStarter(baseURL: baseURL, transport: AsyncHTTPClientTransport(configuration: asyncHTTPClientConfiguration))),
     ("AHC+hop", asyncHTTPClientHopStarter(url: url)),
@@ -499,7 +502,7 @@ if CommandLine.arguments.dropFirst().first == "only" {
     guard arguments.count == 3, let starter = starters.first(where: { $0.0 == arguments[0] })?.1,
           let count = Int(arguments[1]), let inFlight = Int(arguments[2])
     else {
-        print("usage: http-bench only <URLSession|URLSession+delegate|URLSession+same|RxHTTP|AsyncHTTPClient|RxHTTP+AHC|AHC+hop|AHC+same|Transport+hop> <count> <in flight>")
+        print("usage: http-bench only <URLSession|URLSession+delegate|URLSession+same|RxHTTP|RxHTTP+own|AsyncHTTPClient|RxHTTP+AHC|AHC+hop|AHC+same|Transport+hop> <count> <in flight>")
         exit(1)
     }
     let result = measure(count: count, inFlight: inFlight, start: starter)
@@ -530,7 +533,7 @@ for round in 1...rounds {
     }
 }
 // Ratios: each RxHTTP column against the raw client under it (same transport), in the same run.
-let rawOf = ["RxHTTP": "URLSession", "URLSession+delegate": "URLSession", "URLSession+same": "URLSession", "AHC+same": "AsyncHTTPClient", "RxHTTP+AHC": "AsyncHTTPClient", "AsyncHTTPClient": "URLSession", "AHC+hop": "AsyncHTTPClient", "Transport+hop": "AsyncHTTPClient"]
+let rawOf = ["RxHTTP": "URLSession", "RxHTTP+own": "URLSession", "URLSession+delegate": "URLSession", "URLSession+same": "URLSession", "AHC+same": "AsyncHTTPClient", "RxHTTP+AHC": "AsyncHTTPClient", "AsyncHTTPClient": "URLSession", "AHC+hop": "AsyncHTTPClient", "Transport+hop": "AsyncHTTPClient"]
 print("\nMedians over \(rounds) rounds; ratios against the raw client under each (RxHTTP and URLSession+delegate / URLSession, RxHTTP+AHC / AsyncHTTPClient, AsyncHTTPClient / URLSession, AHC+hop and Transport+hop / AsyncHTTPClient):")
 print("| scenario | client | req/s | p50 µs | p99 µs | CPU µs/req | req/s ratio | CPU ratio |")
 print("|---|---|--:|--:|--:|--:|--:|--:|")

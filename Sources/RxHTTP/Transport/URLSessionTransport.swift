@@ -34,7 +34,9 @@ import Foundation
 ///   over every chunk received, then fails with `.bufferOverflow`, which a download resumes after
 ///   its last byte. This bounds memory; the AsyncHTTPClient transport paces the network instead.
 ///
-/// - Note: Thread-safe. Completions run on the session's delegate queue.
+/// - Note: Thread-safe. Completions run on the session's delegate queue: the client's callback
+///   queue for the transport a client makes, else a serial queue of the transport's own (never the
+///   global pool, whose threads blocked callers may hold).
 public final class URLSessionTransport: HTTPTransport, URLRequestForwarding {
     /// The current session; nil after `shutdown()` until the next request creates a fresh one.
     private let sessions: LockedState<URLSession?>

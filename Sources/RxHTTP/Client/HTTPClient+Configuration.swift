@@ -31,8 +31,9 @@ extension HTTPClient {
         /// event at its exact tick. Default nil.
         public var callbackScheduler: (any SchedulerType)?
         /// The client's clock: retry waits, deadlines, `Retry-After` cooldowns, circuit breaker and
-        /// retry budget windows, and the timestamps of `events`. Default a background queue (never
-        /// the main one); a `TestScheduler` in tests.
+        /// retry budget windows, and the timestamps of `events`. Default a serial queue of its own
+        /// (never the main one, never the global pool, whose threads blocked callers may hold); a
+        /// `TestScheduler` in tests.
         public var scheduler: any SchedulerType
         /// What acts on every attempt of every call, outermost first, before the built-in
         /// suspension, retry policy, host protection and authentication (see `HTTPInterceptor`);
@@ -117,7 +118,9 @@ extension HTTPClient {
             self.hostProtection = hostProtection
             self.interceptors = interceptors
             // A policy's own scheduler (deprecated) still sets the clock when no scheduler is given.
-            self.scheduler = scheduler ?? retryPolicy.legacyScheduler ?? ConcurrentDispatchQueueScheduler.background
+            // A serial queue of its own, not the global pool: callers blocked on that pool's threads
+            // (waiting for their answers) would hold back every retry wait and deadline.
+            self.scheduler = scheduler ?? retryPolicy.legacyScheduler ?? SerialDispatchQueueScheduler(internalSerialQueueName: "RxHTTP.HTTPClient.clock")
             self.reachabilityRecoveryProbeInterval = reachabilityRecoveryProbeInterval
             self.callbackScheduler = callbackScheduler
             self.redirectPolicy = redirectPolicy

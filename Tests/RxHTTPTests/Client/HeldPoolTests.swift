@@ -1,0 +1,67 @@
+import Foundation
+import RxCore
+@testable import RxHTTP
+import RxTesting
+import XCTest
+
+/// A daemon's callers may hold every thread of Dispatch's global pools, each blocked until its
+/// answer comes. The client's clock and its default transport run on serial queues of their own,
+/// so answers, retry waits and time-outs still come.
+final class HeldPoolTests: LoopbackClientTestCase {
+    /// Holds the default and utility pools (the old default clock ran on the latter) until the end
+    /// of the test.
+    private func holdGlobalPools() -> () -> Void {
+        let blockers = 4 * ProcessInfo.processInfo.activeProcessorCount + 8
+        let release = DispatchSemaphore(value: 0)
+        let held = DispatchGroup()
+        for qos in [DispatchQoS.QoSClass.default, .utility] {
+            for _ in 0..<blockers {
+                DispatchQueue.global(qos: qos).async(group: held) { release.wait() }
+            }
+        }
+        return {
+            for _ in 0..<(2 * blockers) { release.signal() }
+            held.wait()
+        }
+    }
+
+    func testAnAnswerComesThroughTheRxEdgeWhileTheGlobalPoolsAreHeld() throws {
+        server.route(.get, "/ok", .text("ok"))
+        let client = makeClient()
+        let releasePools = holdGlobalPools()
+        defer { releasePools() }
+        let box = ResultBox<String>()
+        let done = expectation(description: "answer")
+        let subscription = client.rx.request(Text(path: "/ok")).subscribe(
+            onSuccess: { box.set(.success($0)); done.fulfill() },
+            onFailure: { box.set(.failure($0 as? HTTPClientError ?? HTTPClientError(.transport))); done.fulfill() }
+        )
+        defer { subscription.dispose() }
+        wait(for: [done], timeout: 2)
+        XCTAssertEqual(try box.value?.get(), "ok")
+    }
+
+    func testARetryWaitEndsWhileTheGlobalPoolsAreHeld() throws {
+        server.route(.get, "/flaky", responses: [.text("busy", status: 503), .text("ok")])
+        let client = HTTPClient(
+            baseURL: server.baseURL,
+            configuration: .init(timeout: 5, retryPolicy: RetryPolicy(maxAttempts: 2, delay: .constant(time: 0.05)))
+        )
+        let releasePools = holdGlobalPools()
+        defer { releasePools() }
+        let box = ResultBox<String>()
+        let done = expectation(description: "answer")
+        client.request(Text(path: "/flaky")) { result in
+            box.set(result)
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 2)
+        XCTAssertEqual(try box.value?.get(), "ok")
+        XCTAssertEqual(server.requests.filter { $0.path == "/flaky" }.count, 2, "the retry was sent")
+    }
+}
+
+private struct Text: Request {
+    typealias Response = String
+    let path: String
+}

@@ -106,7 +106,9 @@ public final class OAuthAuthenticator: Authenticator {
     ///   - refreshSkew: Seconds before expiry to refresh proactively; clamped to 0...86,400.
     ///   - maxRefreshes: Refreshes allowed per `refreshWindow`; at least 1.
     ///   - refreshWindow: The storm guard's window in seconds; clamped to 0...86,400.
-    ///   - scheduler: The clock for expiry and the storm window (a `TestScheduler` in tests).
+    ///   - scheduler: The clock for expiry and the storm window (a `TestScheduler` in tests);
+    ///     default a serial queue of its own, never the global pool (whose threads blocked callers
+    ///     may hold).
     public init(
         store: any CredentialStore,
         refresher: TokenRefresher,
@@ -114,7 +116,7 @@ public final class OAuthAuthenticator: Authenticator {
         refreshSkew: TimeInterval = 30,
         maxRefreshes: Int = 5,
         refreshWindow: TimeInterval = 30,
-        scheduler: SchedulerType = ConcurrentDispatchQueueScheduler.background
+        scheduler: SchedulerType = SerialDispatchQueueScheduler(internalSerialQueueName: "RxHTTP.OAuthAuthenticator.clock")
     ) {
         self.store = store
         self.refresher = refresher

@@ -32,7 +32,8 @@ extension HTTPClient {
     /// - Parameters:
     ///   - gracePeriod: Seconds in-flight requests may still take; NaN or negative count as 0,
     ///     anything over 10^9 s as 10^9 s.
-    ///   - scheduler: Runs the grace period's timer (a `TestScheduler` in tests).
+    ///   - scheduler: Runs the grace period's timer (a `TestScheduler` in tests); default a serial
+    ///     queue of its own, never the global pool (whose threads blocked callers may hold).
     /// - Returns: Completes when every call, stream and socket of the client has delivered its
     ///   terminal event to its subscriber (a socket's `onCompleted` comes first, so that `exit(0)`
     ///   on the completion loses nothing); never fails.
@@ -41,7 +42,7 @@ extension HTTPClient {
     @discardableResult
     public func shutdown(
         gracePeriod: TimeInterval = 10,
-        scheduler: SchedulerType = ConcurrentDispatchQueueScheduler.background
+        scheduler: SchedulerType = SerialDispatchQueueScheduler(internalSerialQueueName: "RxHTTP.HTTPClient.shutdown")
     ) -> Completable {
         let shutdown = ShutdownState()
         if let begun = beginShutdown(shutdown) {

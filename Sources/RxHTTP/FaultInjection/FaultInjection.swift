@@ -50,12 +50,13 @@ public final class FaultInjection: HTTPTransport, URLRequestForwarding {
     ///   - base: The transport that really sends.
     ///   - rules: The faults and their rates (see `FaultRule`).
     ///   - seed: Seeds the random source; nil draws from the system's generator.
-    ///   - scheduler: Runs the delays (latency, slow bodies, time-outs).
+    ///   - scheduler: Runs the delays (latency, slow bodies, time-outs); default a serial queue of
+    ///     its own, never the global pool (whose threads blocked callers may hold).
     public init(
         wrapping base: any HTTPTransport,
         rules: [FaultRule],
         seed: UInt64? = nil,
-        scheduler: SchedulerType = ConcurrentDispatchQueueScheduler.background
+        scheduler: SchedulerType = SerialDispatchQueueScheduler(internalSerialQueueName: "RxHTTP.FaultInjection.delays")
     ) {
         self.base = base
         self.random = seed.map(RandomSource.seeded) ?? .system

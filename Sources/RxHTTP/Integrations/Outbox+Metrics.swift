@@ -17,14 +17,15 @@ extension Outbox {
     /// - Parameters:
     ///   - name: The `outbox` dimension: a name of the operator's choosing, never read from a request.
     ///   - interval: Seconds between samples, 0.1…3,600; default 5.
-    ///   - scheduler: Runs the ticks (a `TestScheduler` in tests).
+    ///   - scheduler: Runs the ticks (a `TestScheduler` in tests); default a serial queue of its
+    ///     own, never the global pool (whose threads blocked callers may hold).
     ///   - factory: Where the metrics go; default `MetricsSystem.factory`.
     /// - Returns: The subscription to the ticks; dispose it to stop sampling.
     /// - Note: Thread-safe. A fleet's outbox reports the whole fleet as of its last look at the
     ///   table. Requires the package trait `Metrics`.
     public func recordMetrics(
         name: String, every interval: TimeInterval = 5,
-        scheduler: SchedulerType = ConcurrentDispatchQueueScheduler.background,
+        scheduler: SchedulerType = SerialDispatchQueueScheduler(internalSerialQueueName: "RxHTTP.Outbox.metrics"),
         factory: any MetricsFactory = MetricsSystem.factory
     ) -> Disposable {
         let dimensions = [("outbox", name)]

@@ -22,7 +22,8 @@ public struct StreamOptions: Sendable {
     /// Whether a JSON line that does not decode is skipped instead of failing the stream with
     /// `.decodeError` (which names its line number); default false.
     public var skipsInvalidLines: Bool
-    /// Runs the idle timer (and a Server-Sent Events stream's reconnect waits).
+    /// Runs the idle timer (and a Server-Sent Events stream's reconnect waits). Default a serial
+    /// queue of its own, never the global pool (whose threads blocked callers may hold).
     public var scheduler: SchedulerType
 
     /// Creates options; every parameter has the default described on its property.
@@ -32,7 +33,7 @@ public struct StreamOptions: Sendable {
         maxLineBytes: Int = 1 << 20,
         maxEventBytes: Int = 1 << 20,
         skipsInvalidLines: Bool = false,
-        scheduler: SchedulerType = ConcurrentDispatchQueueScheduler.background
+        scheduler: SchedulerType = SerialDispatchQueueScheduler(internalSerialQueueName: "RxHTTP.stream.timers")
     ) {
         self.idleTimeout = idleTimeout == .infinity ? .infinity : (TimeoutBounds.clamped(idleTimeout) ?? 60)
         self.maxBufferedBytes = min(max(1_024, maxBufferedBytes), 1 << 30)

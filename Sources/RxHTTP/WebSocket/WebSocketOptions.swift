@@ -44,7 +44,8 @@ public struct WebSocketOptions: Sendable {
     /// Headers added to the opening handshake (the client's default headers and authentication
     /// apply as to any request).
     public var headers: [String: String]
-    /// Runs the ping, pong, close and reconnect timers (a `TestScheduler` in tests).
+    /// Runs the ping, pong, close and reconnect timers (a `TestScheduler` in tests). Default a
+    /// serial queue of its own, never the global pool (whose threads blocked callers may hold).
     public var scheduler: SchedulerType
 
     /// Creates options; every parameter has the default described on its property.
@@ -57,7 +58,7 @@ public struct WebSocketOptions: Sendable {
         maxBufferedBytes: Int = 64 << 20,
         deliversOnConnectionThread: Bool = false,
         headers: [String: String] = [:],
-        scheduler: SchedulerType = ConcurrentDispatchQueueScheduler.background
+        scheduler: SchedulerType = SerialDispatchQueueScheduler(internalSerialQueueName: "RxHTTP.WebSocket.timers")
     ) {
         self.pingInterval = pingInterval == .infinity ? .infinity : (TimeoutBounds.clamped(pingInterval) ?? 30)
         self.pongTimeout = TimeoutBounds.clamped(pongTimeout) ?? 10

@@ -5,8 +5,9 @@ import RxTesting
 import XCTest
 
 /// A daemon's callers may hold every thread of Dispatch's global pools, each blocked until its
-/// answer comes. The client's clock and its default transport run on serial queues of their own,
-/// so answers, retry waits and time-outs still come.
+/// answer comes. The client's clock, its default transport and the library's default timers
+/// (shutdown, streams, WebSockets, OAuth, fault injection, outbox metrics) run on serial queues of
+/// their own, so answers, retry waits and time-outs still come.
 final class HeldPoolTests: LoopbackClientTestCase {
     /// Holds the default and utility pools (the old default clock ran on the latter) until the end
     /// of the test.
@@ -58,6 +59,22 @@ final class HeldPoolTests: LoopbackClientTestCase {
         wait(for: [done], timeout: 2)
         XCTAssertEqual(try box.value?.get(), "ok")
         XCTAssertEqual(server.requests.filter { $0.path == "/flaky" }.count, 2, "the retry was sent")
+    }
+
+    func testAShutdownsGracePeriodEndsWhileTheGlobalPoolsAreHeld() throws {
+        server.route(.get, "/slow", .stream([.pause(2), .text("late")]))
+        let client = makeClient()
+        let answered = expectation(description: "the request ends")
+        client.request(Text(path: "/slow")) { _ in answered.fulfill() }
+        XCTAssertTrue(waitUntil(timeout: 2) { self.server.openConnectionCount == 1 }, "the request is in flight")
+        let releasePools = holdGlobalPools()
+        defer { releasePools() }
+        let shutDown = expectation(description: "shut down")
+        let started = Date()
+        let subscription = client.shutdown(gracePeriod: 0.1).subscribe(onCompleted: { shutDown.fulfill() })
+        defer { subscription.dispose() }
+        wait(for: [shutDown, answered], timeout: 1)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1, "the grace period's timer fired")
     }
 }
 

@@ -252,7 +252,7 @@ extension HTTPTransport {
         let error = HTTPClientError(
             .unsupported, message: "\(type(of: self)) cannot switch protocols (no WebSocket support)", url: url, phase: .notSent
         )
-        DispatchQueue.global().async { completion(.failure(error)) }
+        unsupportedUpgradeQueue.async { completion(.failure(error)) }
         return Disposables.create()
     }
 
@@ -365,3 +365,7 @@ extension URLRequestForwarding {
         Self.converting(request, failing: completion) { upgrade($0, options: options, completion: completion) }
     }
 }
+
+/// Where a transport without protocol switches refuses one: a serial queue, which always gets a
+/// thread, not the global pool, whose threads blocked callers may hold.
+private let unsupportedUpgradeQueue = DispatchQueue(label: "RxHTTP.HTTPTransport.unsupportedUpgrade")

@@ -11,29 +11,11 @@ client="${1:-RxHTTP+AHC}"
 count="${2:-300}"
 swift build -c release --package-path "$here" --product http-bench 2>&1 | tail -1
 bench="$(swift build -c release --package-path "$here" --show-bin-path)/http-bench"
-dir="$(mktemp -d)"
 port="${HTTP_BENCH_NGINX_PORT:-18089}"
-"$bench" json > "$dir/person.json"
-chmod 755 "$dir"; chmod 644 "$dir/person.json"
-cat > "$dir/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-error_log $dir/error.log;
-pid $dir/nginx.pid;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    keepalive_requests 10000000;
-    server {
-        listen 127.0.0.1:$port;
-        location = /person { default_type application/json; alias $dir/person.json; }
-    }
-}
-CONF
-nginx -c "$dir/nginx.conf" -p "$dir" &
-nginx_pid=$!
-trap 'kill $nginx_pid 2>/dev/null; wait $nginx_pid 2>/dev/null; rm -rf "$dir"' EXIT
-sleep 0.5
+# shellcheck source=nginx-json.sh
+source "$here/nginx-json.sh"
+start_nginx_json "$bench" "$port"
+dir="$nginx_dir"
 # valgrind cannot read Swift's debug information: profile a copy without it, map with the original.
 cp "$bench" "$dir/http-bench-stripped"
 strip --strip-debug "$dir/http-bench-stripped"

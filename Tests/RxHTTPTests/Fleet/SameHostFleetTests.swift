@@ -55,6 +55,26 @@ final class SameHostFleetTests: LoopbackClientTestCase {
         XCTAssertEqual(answered.value, callers)
     }
 
+    /// The same from every thread of Dispatch's global pool at once (a daemon's callers blocked on
+    /// the store, as a synchronous `load()` blocks): the engine's threads are none of them.
+    func testTheStoresBlockingCallsAnswerFromEveryThreadOfTheGlobalPool() throws {
+        let fleet = try fleet()
+        let store = fleet.credentialStore(named: "dispatch")
+        try store.save(OAuthCredential(accessToken: "a", refreshToken: "r", expiresAt: Date().addingTimeInterval(60)))
+        let callers = 4 * ProcessInfo.processInfo.activeProcessorCount + 8
+        let answered = LockedBox(0)
+        let done = DispatchGroup()
+        let started = Date()
+        for _ in 0..<callers {
+            DispatchQueue.global().async(group: done) {
+                if (try? store.load())?.accessToken == "a" { answered.mutate { $0 += 1 } }
+            }
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success, "every blocking call answered")
+        XCTAssertEqual(answered.value, callers, "every call answered with the credential, none timed out")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 0.9, "within the engine's time-out of 1 s")
+    }
+
     // MARK: Membership
 
     func testMembersSeeEachOtherAndOneThatLeavesIsGone() async throws {

@@ -9,23 +9,6 @@ import XCTest
 /// (shutdown, streams, WebSockets, OAuth, fault injection, outbox metrics) run on serial queues of
 /// their own, so answers, retry waits and time-outs still come.
 final class HeldPoolTests: LoopbackClientTestCase {
-    /// Holds the default and utility pools (the old default clock ran on the latter) until the end
-    /// of the test.
-    private func holdGlobalPools() -> () -> Void {
-        let blockers = 4 * ProcessInfo.processInfo.activeProcessorCount + 8
-        let release = DispatchSemaphore(value: 0)
-        let held = DispatchGroup()
-        for qos in [DispatchQoS.QoSClass.default, .utility] {
-            for _ in 0..<blockers {
-                DispatchQueue.global(qos: qos).async(group: held) { release.wait() }
-            }
-        }
-        return {
-            for _ in 0..<(2 * blockers) { release.signal() }
-            held.wait()
-        }
-    }
-
     func testAnAnswerComesThroughTheRxEdgeWhileTheGlobalPoolsAreHeld() throws {
         server.route(.get, "/ok", .text("ok"))
         let client = makeClient()

@@ -131,15 +131,9 @@ final class URLSessionTransportTests: LoopbackClientTestCase {
     func testACallerMadeTransportAnswersWhileTheGlobalPoolIsHeld() throws {
         server.route(.get, "/ok", .text("ok"))
         let transport = URLSessionTransport(timeout: 15)
-        let blockers = 4 * ProcessInfo.processInfo.activeProcessorCount + 8
-        let release = DispatchSemaphore(value: 0)
-        let held = DispatchGroup()
-        for _ in 0..<blockers {
-            DispatchQueue.global().async(group: held) { release.wait() }
-        }
+        let releasePools = holdGlobalPools()
         defer {
-            for _ in 0..<blockers { release.signal() }
-            held.wait()
+            releasePools()
             transport.shutdown()
         }
         let box = ResultBox<HTTPResponse>()

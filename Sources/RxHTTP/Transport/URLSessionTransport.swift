@@ -84,8 +84,8 @@ public final class URLSessionTransport: HTTPTransport, URLRequestForwarding {
         let queue = OperationQueue()
         queue.name = "RxHTTP.URLSessionTransport.delegate"
         queue.maxConcurrentOperationCount = 1
-        // Never an OperationQueue of its own making: Foundation's runs operations on the global
-        // concurrent pool, whose threads callers may all hold blocked (a caller waiting on a
+        // Always an underlying serial queue: without one, Foundation runs the operations on the
+        // global concurrent pool, whose threads callers may all hold blocked (a caller waiting on a
         // semaphore for its answer), and then no answer is delivered until a time-out frees one. A
         // serial queue always gets a thread.
         queue.underlyingQueue = callbackQueue ?? DispatchQueue(label: "RxHTTP.URLSessionTransport.delegate")

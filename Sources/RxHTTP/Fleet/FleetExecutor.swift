@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+@_spi(RxNetworkKitInternals) import RxCore
 
 /// Where every fleet operation runs: Dispatch threads of the fleet's own, neither Swift's shared
 /// cooperative pool nor Dispatch's global pool.
@@ -29,7 +29,7 @@ final class FleetExecutor: TaskExecutor {
     /// Past this many lanes, jobs share the least loaded one.
     static let maxLanes = 64
 
-    private let lanes = Mutex(Lanes())
+    private let lanes = LockedState.make(Lanes())
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
